@@ -1,0 +1,71 @@
+/**
+ * Which local calendar days a cron expression fires on. Pure calendar logic, no zones.
+ */
+import type { CronExpression, DayMatch } from './cron-parse.js';
+import { civilFromDays, daysInMonth, weekdayFromDays } from './civil.js';
+
+export interface DayMatcher {
+  matches(dayNumber: number): boolean;
+}
+
+/**
+ * When both day-of-month and day-of-week are restricted, `any` is the classic Vixie/POSIX rule
+ * (either matches) and `all` requires both. Validation insists the manifest says which; the
+ * fallback here is `any` because that is what plain cron would have done.
+ */
+export function createDayMatcher(cron: CronExpression, dayMatch: DayMatch | undefined): DayMatcher {
+  const months = new Set(cron.months);
+  const daysOfMonth = new Set(cron.daysOfMonth);
+  const daysOfWeek = new Set(cron.daysOfWeek);
+  const mode: DayMatch = dayMatch ?? 'any';
+  return {
+    matches(dayNumber: number): boolean {
+      const date = civilFromDays(dayNumber);
+      if (!months.has(date.month)) return false;
+      const domMatch = daysOfMonth.has(date.day) || (cron.lastDayOfMonth && date.day === daysInMonth(date.year, date.month));
+      const dowMatch = daysOfWeek.has(weekdayFromDays(dayNumber));
+      if (cron.dayOfMonthRestricted && cron.dayOfWeekRestricted) return mode === 'any' ? domMatch || dowMatch : domMatch && dowMatch;
+      if (cron.dayOfMonthRestricted) return domMatch;
+      if (cron.dayOfWeekRestricted) return dowMatch;
+      return true;
+    },
+  };
+}
+
+/** Local wall times of a matching day, as seconds of the day, ascending. */
+export function secondsOfDay(cron: CronExpression): number[] {
+  const result: number[] = [];
+  for (const hour of cron.hours) for (const minute of cron.minutes) for (const second of cron.seconds) result.push(hour * 3600 + minute * 60 + second);
+  return result;
+}
+
+/** Number of matching wall times per day, without enumerating them. */
+export function timesPerDay(cron: CronExpression): number {
+  return cron.hours.length * cron.minutes.length * cron.seconds.length;
+}
+
+/** Number of matching wall times t with fromSecond <= t < toSecond (seconds of the day, clamped). */
+export function countTimesInRange(cron: CronExpression, fromSecond: number, toSecond: number): number {
+  const from = Math.max(0, fromSecond);
+  const to = Math.min(86_400, toSecond);
+  if (from >= to) return 0;
+  let count = 0;
+  const fullMinute = cron.seconds.length;
+  for (const hour of cron.hours) {
+    const hourStart = hour * 3600;
+    if (hourStart + 3600 <= from || hourStart >= to) continue;
+    for (const minute of cron.minutes) {
+      const minuteStart = hourStart + minute * 60;
+      if (minuteStart + 60 <= from || minuteStart >= to) continue;
+      if (minuteStart >= from && minuteStart + 60 <= to) {
+        count += fullMinute;
+        continue;
+      }
+      for (const second of cron.seconds) {
+        const t = minuteStart + second;
+        if (t >= from && t < to) count += 1;
+      }
+    }
+  }
+  return count;
+}

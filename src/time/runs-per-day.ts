@@ -1,0 +1,74 @@
+/**
+ * Exact runs per local calendar day, computed from the structure of the cron expression rather
+ * than by enumerating slots: a regular day has |hours|·|minutes|·|seconds| runs; a DST day is
+ * corrected by counting matching wall times inside its gap or fold. `* * * * * *` costs the same
+ * as `@daily`.
+ */
+import { formatCivilDate, civilFromDays, MS_PER_DAY } from './civil.js';
+import { countTimesInRange, timesPerDay } from './day-match.js';
+import type { SlotCalendar } from './slots.js';
+import { wallRangesOnDay, type WallRange } from './wall-ranges.js';
+
+export interface RunsPerDay {
+  /** Largest count on any local day of the window. */
+  peak: number;
+  /** Local date (YYYY-MM-DD) of the first day reaching the peak. */
+  peakDate: string;
+  /** Mean over the window's days, including days without runs. */
+  average: number;
+  days: number;
+  total: number;
+}
+
+export const RUNS_PER_DAY_WINDOW_DAYS = 35;
+
+export function countRunsOnDay(calendar: SlotCalendar, dayNumber: number): number {
+  if (!calendar.days.matches(dayNumber)) return 0;
+  const base = timesPerDay(calendar.rules.cron);
+  if (calendar.isRegularDay(dayNumber)) return base;
+  let count = base;
+  for (const range of wallRangesOnDay(calendar.zone, dayNumber)) count += correctionFor(calendar, range);
+  return count;
+}
+
+function correctionFor(calendar: SlotCalendar, range: WallRange): number {
+  const { cron, dst } = calendar.rules;
+  const inside = countTimesInRange(cron, range.fromSecond, range.toSecond);
+  if (range.kind === 'fold') return cron.intervalLike || dst.fold === 'both' ? inside : 0;
+  if (cron.intervalLike || dst.gap === 'skip') return -inside;
+  return -countShiftCollisions(calendar, range);
+}
+
+/** Gap times that, shifted by the gap length, land on a wall time that is itself a slot. */
+function countShiftCollisions(calendar: SlotCalendar, range: WallRange): number {
+  const { cron } = calendar.rules;
+  const hours = new Set(cron.hours);
+  const minutes = new Set(cron.minutes);
+  const seconds = new Set(cron.seconds);
+  let collisions = 0;
+  for (const time of calendar.times) {
+    if (time < range.fromSecond) continue;
+    if (time >= range.toSecond) break;
+    const shifted = time + range.lengthSeconds;
+    if (shifted >= 86_400) continue;
+    const matches = hours.has(Math.floor(shifted / 3600)) && minutes.has(Math.floor(shifted / 60) % 60) && seconds.has(shifted % 60);
+    if (matches) collisions += 1;
+  }
+  return collisions;
+}
+
+export function countRunsPerDay(calendar: SlotCalendar, fromMs: number, days = RUNS_PER_DAY_WINDOW_DAYS): RunsPerDay {
+  const startDay = Math.floor(calendar.zone.wallFromInstant(fromMs) / MS_PER_DAY);
+  let peak = -1;
+  let peakDay = startDay;
+  let total = 0;
+  for (let day = startDay; day < startDay + days; day += 1) {
+    const count = countRunsOnDay(calendar, day);
+    total += count;
+    if (count > peak) {
+      peak = count;
+      peakDay = day;
+    }
+  }
+  return { peak: Math.max(peak, 0), peakDate: formatCivilDate(civilFromDays(peakDay)), average: total / days, days, total };
+}

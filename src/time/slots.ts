@@ -1,0 +1,147 @@
+/**
+ * Slot iteration: the instants at which a schedule is due, per SPEC §4.
+ *
+ * Cron is evaluated in the schedule's local wall time; slots are UTC instants. On days without
+ * a DST transition the local→UTC offset is constant and slots are produced lazily. On transition
+ * days every local time is mapped explicitly and the policy decides:
+ * - interval-like schedules (hour field `*`) fire at every real instant whose local time matches:
+ *   nothing in a gap, both passes of a fold;
+ * - fixed-time schedules obey `dst.gap` (shift: same wall time moved by the gap length; skip)
+ *   and `dst.fold` (first, second, both).
+ */
+import type { CronExpression, DayMatch } from './cron-parse.js';
+import { MS_PER_DAY, MS_PER_SECOND } from './civil.js';
+import { createDayMatcher, secondsOfDay, type DayMatcher } from './day-match.js';
+import { getZoneRules, type ZoneRules } from './zone.js';
+
+export type DstGapPolicy = 'shift' | 'skip';
+export type DstFoldPolicy = 'first' | 'second' | 'both';
+
+export interface DstPolicy {
+  gap: DstGapPolicy;
+  fold: DstFoldPolicy;
+}
+
+export interface SlotRules {
+  cron: CronExpression;
+  timezone: string;
+  dst: DstPolicy;
+  dayMatch?: DayMatch | undefined;
+}
+
+/** A generator gives up after this many consecutive local days without a slot. */
+const MAX_EMPTY_DAYS = 366 * 8;
+
+export class SlotCalendar {
+  readonly zone: ZoneRules;
+  readonly days: DayMatcher;
+  private wallTimes: number[] | undefined;
+
+  constructor(readonly rules: SlotRules) {
+    this.zone = getZoneRules(rules.timezone);
+    this.days = createDayMatcher(rules.cron, rules.dayMatch);
+  }
+
+  /** Matching local times of a day, seconds of the day ascending (computed once). */
+  get times(): number[] {
+    this.wallTimes ??= secondsOfDay(this.rules.cron);
+    return this.wallTimes;
+  }
+
+  /** True when no offset change can affect local day `dayNumber`. */
+  isRegularDay(dayNumber: number): boolean {
+    return !this.zone.hasTransitionNear(dayNumber * MS_PER_DAY + MS_PER_DAY / 2, MS_PER_DAY / 2);
+  }
+
+  /** All slots of one local day (the day is assumed to match), ascending and unique. */
+  slotsOfDay(dayNumber: number): number[] {
+    const dayStartWall = dayNumber * MS_PER_DAY;
+    if (this.isRegularDay(dayNumber)) {
+      const offset = this.zone.offsetAt(dayStartWall);
+      return this.times.map((second) => dayStartWall + second * MS_PER_SECOND - offset);
+    }
+    return this.slotsOfTransitionDay(dayStartWall);
+  }
+
+  private slotsOfTransitionDay(dayStartWall: number): number[] {
+    const { cron, dst } = this.rules;
+    const slots: number[] = [];
+    for (const second of this.times) {
+      const wall = dayStartWall + second * MS_PER_SECOND;
+      const instants = this.zone.instantsForWall(wall);
+      if (instants.length === 1) {
+        slots.push(instants[0]!);
+      } else if (instants.length === 0) {
+        if (!cron.intervalLike && dst.gap === 'shift') slots.push(this.zone.instantShiftedOverGap(wall));
+      } else if (cron.intervalLike || dst.fold === 'both') {
+        slots.push(...instants);
+      } else {
+        slots.push(dst.fold === 'first' ? instants[0]! : instants[instants.length - 1]!);
+      }
+    }
+    slots.sort((a, b) => a - b);
+    // A shifted slot can land on a wall time that is itself a slot (02:30 → 03:30): keep one.
+    return slots.filter((slot, index) => index === 0 || slot !== slots[index - 1]);
+  }
+
+  /** Slots strictly after `afterMs`, ascending, lazily; stops after 8 years without a slot. */
+  *iterate(afterMs: number): Generator<number, void, undefined> {
+    const startDay = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
+    let emptyDays = 0;
+    for (let day = startDay; emptyDays < MAX_EMPTY_DAYS; day += 1) {
+      if (!this.days.matches(day)) {
+        emptyDays += 1;
+        continue;
+      }
+      emptyDays = 0;
+      if (this.isRegularDay(day)) {
+        const offset = this.zone.offsetAt(day * MS_PER_DAY);
+        const base = day * MS_PER_DAY - offset;
+        for (const second of this.times) {
+          const slot = base + second * MS_PER_SECOND;
+          if (slot > afterMs) yield slot;
+        }
+      } else {
+        for (const slot of this.slotsOfDay(day)) if (slot > afterMs) yield slot;
+      }
+    }
+  }
+}
+
+export function createSlotCalendar(rules: SlotRules): SlotCalendar {
+  return new SlotCalendar(rules);
+}
+
+export function nextSlots(rules: SlotRules | SlotCalendar, afterMs: number, count: number): number[] {
+  const calendar = rules instanceof SlotCalendar ? rules : new SlotCalendar(rules);
+  const result: number[] = [];
+  if (count <= 0) return result;
+  for (const slot of calendar.iterate(afterMs)) {
+    result.push(slot);
+    if (result.length >= count) break;
+  }
+  return result;
+}
+
+export function nextSlot(rules: SlotRules | SlotCalendar, afterMs: number): number | undefined {
+  return nextSlots(rules, afterMs, 1)[0];
+}
+
+/** Slots with fromMs <= slot < toMs, capped at `limit` (callers must bound high-frequency schedules). */
+export function slotsBetween(rules: SlotRules | SlotCalendar, fromMs: number, toMs: number, limit = Number.POSITIVE_INFINITY): number[] {
+  const calendar = rules instanceof SlotCalendar ? rules : new SlotCalendar(rules);
+  const result: number[] = [];
+  for (const slot of calendar.iterate(fromMs - 1)) {
+    if (slot >= toMs || result.length >= limit) break;
+    result.push(slot);
+  }
+  return result;
+}
+
+/** Whether any local day in [fromMs, fromMs + days) matches the day fields (Feb 30 never does). */
+export function firesWithinDays(rules: SlotRules | SlotCalendar, fromMs: number, days: number): boolean {
+  const calendar = rules instanceof SlotCalendar ? rules : new SlotCalendar(rules);
+  const startDay = Math.floor(calendar.zone.wallFromInstant(fromMs) / MS_PER_DAY);
+  for (let day = startDay; day < startDay + days; day += 1) if (calendar.days.matches(day)) return true;
+  return false;
+}
