@@ -1,0 +1,40 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { validateManifests, type ValidateResult } from '../operations/validate.js';
+import { systemClock } from '../shared/clock.js';
+import { formatDiagnostic, hasErrors, summarizeDiagnostics } from '../shared/diagnostics.js';
+import { createPalette } from '../shared/terminal.js';
+import { ExitCodes } from '../shared/exit-codes.js';
+
+export default class Validate extends Command {
+  static override summary = 'Validate and compile schedule manifests.';
+  static override description = 'Checks YAML syntax, the JSON Schema and every semantic rule (cron, time zone, policies, secrets), and reports all problems with file:line:column. Exit 0 when valid, 1 when any error is found.';
+  static override examples = ['<%= config.bin %> validate', '<%= config.bin %> validate schedules/ other/jobs.yaml --json'];
+  static override strict = false;
+  static override args = {
+    paths: Args.string({ description: 'files or directories (default: schedules/)', required: false }),
+  };
+  static override flags = {
+    json: Flags.boolean({ description: 'print diagnostics as JSON' }),
+  };
+
+  async run(): Promise<ValidateResult> {
+    const { argv, flags } = await this.parse(Validate);
+    const paths = argv.length > 0 ? (argv as string[]) : ['schedules'];
+    const result = await validateManifests(paths, { cwd: process.cwd(), nowMs: systemClock.nowMs() });
+    const summary = summarizeDiagnostics(result.diagnostics, result.fileCount);
+    if (flags.json) {
+      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+      this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, diagnostics: result.diagnostics }, null, 2));
+    } else {
+      const color = createPalette();
+      for (const diagnostic of result.diagnostics) {
+        const text = formatDiagnostic(diagnostic);
+        this.log(diagnostic.severity === 'error' ? text.replace(` error ${diagnostic.code} `, ` ${color.red('error')} ${color.bold(diagnostic.code)} `) : text.replace(` warning ${diagnostic.code} `, ` ${color.yellow('warning')} ${color.bold(diagnostic.code)} `));
+      }
+      if (result.diagnostics.length > 0) this.log('');
+      this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} schedules compiled`);
+    }
+    if (hasErrors(result.diagnostics)) this.exit(ExitCodes.ERROR);
+    return result;
+  }
+}

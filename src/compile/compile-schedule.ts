@@ -1,0 +1,93 @@
+/**
+ * Compile a schema-valid Schedule document into a normalized Definition (defaults applied,
+ * durations in ms). Pure: it assumes validation already passed for this document.
+ */
+import type { ScheduleManifest } from '../manifest/schema-types.js';
+import type { CronExpression } from '../time/cron-parse.js';
+import { minIntervalSeconds } from '../time/interval.js';
+import type { CompiledSchedule, Definition, EnvValue, JobDefinition, SourceLocation } from './definition.js';
+import { digestOf } from './digest.js';
+import { parseDurationMs } from './duration.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** Default `timeout`: the schedule's shortest interval, at least 1 minute and at most 1 hour. */
+export function defaultTimeoutMs(minIntervalMs: number): number {
+  return Math.min(Math.max(minIntervalMs, MINUTE_MS), HOUR_MS);
+}
+
+/** Default `gracePeriod` (SPEC §3.1): one period, at least 1 minute. */
+export function defaultGracePeriodMs(minIntervalMs: number): number {
+  return Math.max(minIntervalMs, MINUTE_MS);
+}
+
+function compileEnv(env: Record<string, EnvValue> | undefined): Record<string, EnvValue> {
+  return { ...(env ?? {}) };
+}
+
+/** "200-299" → [200, 299]; 204 → [204, 204]. */
+export function parseStatusRange(entry: string | number): [number, number] {
+  if (typeof entry === 'number') return [entry, entry];
+  const [low, high] = entry.split('-').map(Number) as [number, number | undefined];
+  return [low, high ?? low];
+}
+
+function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
+  if (job.type === 'command') {
+    return { type: 'command', command: [...job.command], cwd: job.cwd ?? '.', env: compileEnv(job.env as Record<string, EnvValue> | undefined) };
+  }
+  return {
+    type: 'http',
+    url: job.url,
+    method: job.method ?? 'POST',
+    headers: compileEnv(job.headers as Record<string, EnvValue> | undefined),
+    ...(job.body !== undefined ? { body: job.body } : {}),
+    expectStatus: (job.expectStatus ?? ['200-299']).map(parseStatusRange),
+  };
+}
+
+export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression, source: SourceLocation): CompiledSchedule {
+  const { metadata, spec } = manifest;
+  const minIntervalMs = (minIntervalSeconds(cron, spec.dayMatch) ?? 86_400) * 1000;
+  const definition: Definition = {
+    name: metadata.name,
+    description: metadata.description ?? null,
+    owner: metadata.owner ?? null,
+    labels: { ...(metadata.labels ?? {}) },
+    cron: spec.cron,
+    timezone: spec.timezone,
+    enabled: spec.enabled ?? true,
+    dayMatch: spec.dayMatch ?? null,
+    job: compileJob(spec.job),
+    timeoutMs: spec.timeout ? parseDurationMs(spec.timeout) : defaultTimeoutMs(minIntervalMs),
+    overlap: spec.overlap ?? 'SKIP_NEW',
+    misfire: spec.misfire ?? 'RUN_ONCE',
+    maxCatchUp: spec.maxCatchUp ?? 100,
+    gracePeriodMs: spec.gracePeriod ? parseDurationMs(spec.gracePeriod) : defaultGracePeriodMs(minIntervalMs),
+    retry: {
+      maxAttempts: spec.retry?.maxAttempts ?? 1,
+      backoff: spec.retry?.backoff ?? 'exponential',
+      initialDelayMs: parseDurationMs(spec.retry?.initialDelay ?? '30s'),
+      maxDelayMs: parseDurationMs(spec.retry?.maxDelay ?? '10m'),
+    },
+    onStall: spec.onStall ?? 'retry',
+    priority: spec.priority ?? 'NORMAL',
+    criticality: spec.criticality ?? 'MEDIUM',
+    queue: spec.queue ?? 'default',
+    jitterMs: parseDurationMs(spec.jitter ?? '0s'),
+    dst: { gap: spec.dst?.gap ?? 'shift', fold: spec.dst?.fold ?? 'first' },
+    businessDate: { offsetDays: spec.businessDate?.offsetDays ?? 0 },
+    approval: spec.approval ?? 'none',
+    payload: (spec.payload ?? {}) as Record<string, unknown>,
+  };
+  return {
+    definition,
+    digest: digestOf(definition),
+    intervalLike: cron.intervalLike,
+    minIntervalMs,
+    previousName: metadata.previousName ?? null,
+    riskAccepted: (metadata.riskAccepted ?? []).map((r) => ({ code: r.code, reason: r.reason, until: r.until })),
+    source,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The pure pipeline from manifest text to compiled definitions:
+ * parse (positions) → JSON Schema → secrets → repository rules → Policy → schedule rules →
+ * compile. Every problem is collected; a document with schema errors is not checked further
+ * (its semantic diagnostics would be noise), and only clean schedules are compiled.
+ */
+import type { ManifestSource } from '../manifest/load.js';
+import { parseManifestSource, type ParsedDocument } from '../manifest/parse.js';
+import { validateDocumentSchema } from '../manifest/validate-schema.js';
+import { findLiteralSecrets } from '../manifest/secrets.js';
+import { checkRepositoryRules } from '../manifest/repo-rules.js';
+import type { PolicyManifest, ScheduleManifest } from '../manifest/schema-types.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../shared/diagnostics.js';
+import { compilePolicy } from './compile-policy.js';
+import { compileSchedule } from './compile-schedule.js';
+import type { CompiledSchedule, PolicyDefinition } from './definition.js';
+import { checkScheduleRules } from './schedule-rules.js';
+
+export interface CompileResult {
+  schedules: CompiledSchedule[];
+  policy: PolicyDefinition;
+  diagnostics: Diagnostic[];
+  /** Number of Schedule documents seen, valid or not. */
+  scheduleDocuments: number;
+}
+
+function kindOf(doc: ParsedDocument): unknown {
+  return (doc.value as { kind?: unknown }).kind;
+}
+
+export function compileSources(sources: readonly ManifestSource[], nowMs: number): CompileResult {
+  const diagnostics: Diagnostic[] = [];
+  const schemaValid: ParsedDocument[] = [];
+  const documents: ParsedDocument[] = [];
+  for (const source of sources) {
+    const parsed = parseManifestSource(source);
+    diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      documents.push(doc);
+      const schemaDiagnostics = validateDocumentSchema(doc);
+      diagnostics.push(...schemaDiagnostics, ...findLiteralSecrets(doc));
+      if (schemaDiagnostics.length === 0) schemaValid.push(doc);
+    }
+  }
+  diagnostics.push(...checkRepositoryRules(documents));
+
+  const policyDoc = schemaValid.find((doc) => kindOf(doc) === 'Policy');
+  const policy = compilePolicy(policyDoc?.value as PolicyManifest | undefined, policyDoc ? { file: policyDoc.file, ...policyDoc.locate([]) } : null);
+
+  const schedules: CompiledSchedule[] = [];
+  const names = new Set<string>();
+  for (const doc of schemaValid) {
+    if (kindOf(doc) !== 'Schedule') continue;
+    const manifest = doc.value as ScheduleManifest;
+    const result = checkScheduleRules(doc, manifest, policy, nowMs);
+    diagnostics.push(...result.diagnostics);
+    // A duplicate name is reported by the repository rules; only its first occurrence compiles.
+    if (!result.cron || hasErrors(result.diagnostics) || names.has(manifest.metadata.name)) continue;
+    names.add(manifest.metadata.name);
+    schedules.push(compileSchedule(manifest, result.cron, { file: doc.file, ...doc.locate([]) }));
+  }
+  const scheduleDocuments = documents.filter((doc) => kindOf(doc) === 'Schedule').length;
+  return { schedules, policy, diagnostics: sortDiagnostics(diagnostics), scheduleDocuments };
+}

@@ -1,0 +1,116 @@
+/**
+ * The compiled, normalized form of a schedule: defaults applied, durations in milliseconds.
+ * This is what is stored (one row per version in `schedule_versions`) and what the runner reads.
+ */
+export type Overlap = 'ALLOW' | 'SKIP_NEW' | 'QUEUE_NEW';
+export type Misfire = 'SKIP' | 'RUN_ONCE' | 'CATCH_UP_ALL' | 'MANUAL';
+export type Priority = 'CRITICAL' | 'HIGH' | 'NORMAL' | 'LOW';
+export type Criticality = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
+export type OnStall = 'retry' | 'fail' | 'manual';
+
+export type SecretRef = { fromEnv: string };
+export type EnvValue = string | SecretRef;
+
+export interface CommandJobDefinition {
+  type: 'command';
+  command: string[];
+  cwd: string;
+  env: Record<string, EnvValue>;
+}
+
+export interface HttpJobDefinition {
+  type: 'http';
+  url: string;
+  method: string;
+  headers: Record<string, EnvValue>;
+  body?: unknown;
+  /** Inclusive status ranges, e.g. [[200, 299]]. */
+  expectStatus: Array<[number, number]>;
+}
+
+export type JobDefinition = CommandJobDefinition | HttpJobDefinition;
+
+export interface RetryDefinition {
+  maxAttempts: number;
+  backoff: 'fixed' | 'exponential';
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface Definition {
+  name: string;
+  description: string | null;
+  owner: string | null;
+  labels: Record<string, string>;
+  cron: string;
+  timezone: string;
+  enabled: boolean;
+  dayMatch: 'any' | 'all' | null;
+  job: JobDefinition;
+  timeoutMs: number;
+  overlap: Overlap;
+  misfire: Misfire;
+  maxCatchUp: number;
+  gracePeriodMs: number;
+  retry: RetryDefinition;
+  onStall: OnStall;
+  priority: Priority;
+  criticality: Criticality;
+  queue: string;
+  jitterMs: number;
+  dst: { gap: 'shift' | 'skip'; fold: 'first' | 'second' | 'both' };
+  businessDate: { offsetDays: number };
+  approval: 'none' | 'required';
+  payload: Record<string, unknown>;
+}
+
+export interface RiskAcceptance {
+  code: string;
+  reason: string;
+  until: string;
+}
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface CompiledSchedule {
+  definition: Definition;
+  /** Digest of `definition` (formatting, comments and key order do not change it). */
+  digest: string;
+  /** Hour field is `*`: fires at every real instant whose local time matches. */
+  intervalLike: boolean;
+  /** Shortest designed distance between slots. */
+  minIntervalMs: number;
+  /** Declared rename: the schedule was called this before (history is kept). */
+  previousName: string | null;
+  riskAccepted: RiskAcceptance[];
+  source: SourceLocation;
+}
+
+export interface QueueLimits {
+  concurrency: number;
+}
+
+export interface PolicyDefinition {
+  minIntervalMs: number;
+  maxRunsPerDay: number;
+  risk: { runsPerDayIncreaseHigh: number };
+  misfireThresholdMs: number;
+  queues: Record<string, QueueLimits>;
+  backfill: { concurrency: number; priority: Priority };
+  /** Where the Policy came from; null when the built-in defaults apply. */
+  source: SourceLocation | null;
+}
+
+export const DEFAULT_POLICY: PolicyDefinition = {
+  minIntervalMs: 60_000,
+  maxRunsPerDay: 1440,
+  risk: { runsPerDayIncreaseHigh: 10 },
+  misfireThresholdMs: 60_000,
+  queues: { default: { concurrency: 5 } },
+  backfill: { concurrency: 2, priority: 'LOW' },
+  source: null,
+};

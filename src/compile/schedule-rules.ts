@@ -1,0 +1,156 @@
+/**
+ * Semantic rules for one schema-valid Schedule (SPEC §3.2) that JSON Schema cannot express:
+ * time zone, cron grammar and reachability, day-of-month/day-of-week semantics, cadence limits
+ * from the Policy, and contradictory policies. Pure: `nowMs` is an input.
+ */
+import type { ScheduleManifest } from '../manifest/schema-types.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
+import { parseCron, type CronExpression } from '../time/cron-parse.js';
+import { timesPerDay } from '../time/day-match.js';
+import { minIntervalSeconds } from '../time/interval.js';
+import { createSlotCalendar, firesWithinDays } from '../time/slots.js';
+import { isValidTimezone, suggestTimezone } from '../time/zone.js';
+import { formatDurationMs } from './duration.js';
+import type { PolicyDefinition } from './definition.js';
+
+export interface LocatableDocument {
+  file: string;
+  locate(path: ReadonlyArray<string | number>, target?: 'key' | 'value'): { line: number; column: number };
+  /** Position of character `offset` inside the scalar at `path` (accounts for quotes). */
+  locateInScalar(path: ReadonlyArray<string | number>, offset: number): { line: number; column: number };
+}
+
+export interface ScheduleRuleResult {
+  diagnostics: Diagnostic[];
+  /** Set when the cron and time zone are usable, so the schedule can be compiled. */
+  cron?: CronExpression;
+}
+
+const FIVE_YEARS_DAYS = 5 * 366;
+
+export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleManifest, policy: PolicyDefinition, nowMs: number): ScheduleRuleResult {
+  const diagnostics: Diagnostic[] = [];
+  const { spec } = manifest;
+  const at = (path: Array<string | number>, target: 'key' | 'value' = 'value') => ({ file: doc.file, ...doc.locate(path, target), path: path.join('.') });
+
+  const timezoneValid = isValidTimezone(spec.timezone);
+  if (!timezoneValid) {
+    diagnostics.push({ severity: 'error', code: DiagnosticCodes.INVALID_TIMEZONE, message: `timezone must be an IANA zone (got ${JSON.stringify(spec.timezone)})`, hint: suggestTimezone(spec.timezone), ...at(['spec', 'timezone']) });
+  }
+
+  const parsed = parseCron(spec.cron);
+  if (!parsed.ok) {
+    const { error } = parsed;
+    diagnostics.push({
+      severity: 'error',
+      code: error.kind === 'ambiguous' ? DiagnosticCodes.CRON_AMBIGUOUS_TOKEN : DiagnosticCodes.CRON_SYNTAX,
+      message: `invalid cron ${JSON.stringify(spec.cron)}: ${error.message}`,
+      ...(error.hint ? { hint: error.hint } : {}),
+      file: doc.file,
+      ...doc.locateInScalar(['spec', 'cron'], error.offset),
+      path: 'spec.cron',
+    });
+    return { diagnostics };
+  }
+  const cron = parsed.cron;
+
+  if (cron.dayOfMonthRestricted && cron.dayOfWeekRestricted && !spec.dayMatch) {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.CRON_DAY_MATCH_REQUIRED,
+      message: `cron ${JSON.stringify(spec.cron)} restricts both day-of-month and day-of-week; say which days you mean with spec.dayMatch`,
+      hint: 'dayMatch: any fires when either field matches (classic cron); dayMatch: all only when both match (e.g. "the first Monday": 1-7 and MON)',
+      ...at(['spec', 'cron']),
+    });
+  }
+
+  if (cron.intervalLike && spec.dst) {
+    diagnostics.push({ severity: 'warning', code: DiagnosticCodes.DST_IGNORED_FOR_INTERVAL, message: 'spec.dst has no effect: an interval-like schedule (hour field "*") fires at every real instant whose local time matches', ...at(['spec', 'dst'], 'key') });
+  }
+
+  const intervalSeconds = minIntervalSeconds(cron, spec.dayMatch);
+  if (intervalSeconds !== undefined && intervalSeconds * 1000 < policy.minIntervalMs) {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.INTERVAL_BELOW_MINIMUM,
+      message: `cron ${JSON.stringify(spec.cron)} fires every ${formatDurationMs(intervalSeconds * 1000)}, below the policy's minInterval of ${formatDurationMs(policy.minIntervalMs)}`,
+      hint: 'slow the schedule down, or lower minInterval in the Policy if this cadence is intended',
+      ...at(['spec', 'cron']),
+    });
+  }
+
+  const perDay = timesPerDay(cron);
+  if (perDay > policy.maxRunsPerDay) {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.RUNS_PER_DAY_ABOVE_MAXIMUM,
+      message: `cron ${JSON.stringify(spec.cron)} fires up to ${perDay} times a day, above the policy's maxRunsPerDay of ${policy.maxRunsPerDay}`,
+      ...at(['spec', 'cron']),
+    });
+  }
+
+  if (timezoneValid) {
+    const calendar = createSlotCalendar({ cron, timezone: spec.timezone, dst: { gap: 'shift', fold: 'first' }, dayMatch: spec.dayMatch });
+    if (!firesWithinDays(calendar, nowMs, FIVE_YEARS_DAYS)) {
+      diagnostics.push({ severity: 'error', code: DiagnosticCodes.CRON_NEVER_FIRES, message: `cron ${JSON.stringify(spec.cron)} never fires in the next 5 years`, hint: 'check the day-of-month and month fields (e.g. there is no 30 February)', ...at(['spec', 'cron']) });
+    }
+  }
+
+  diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
+  diagnostics.push(...checkRiskAcceptances(doc, manifest, nowMs));
+  const usable = timezoneValid && !diagnostics.some((d) => d.severity === 'error' && d.code === DiagnosticCodes.CRON_NEVER_FIRES);
+  return usable ? { diagnostics, cron } : { diagnostics };
+}
+
+function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleManifest, policy: PolicyDefinition): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const { spec } = manifest;
+  const at = (path: Array<string | number>, target: 'key' | 'value' = 'value') => ({ file: doc.file, ...doc.locate(path, target), path: path.join('.') });
+  if (spec.misfire === 'CATCH_UP_ALL' && (spec.overlap ?? 'SKIP_NEW') === 'SKIP_NEW') {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.SKIP_NEW_WITH_CATCH_UP_ALL,
+      message: 'misfire CATCH_UP_ALL contradicts overlap SKIP_NEW: every caught-up run after the first would be skipped as an overlap',
+      hint: 'use overlap: QUEUE_NEW to run missed slots one after another, or misfire: RUN_ONCE',
+      ...at(['spec', 'misfire']),
+    });
+  }
+  if (spec.misfire === 'CATCH_UP_ALL' && spec.maxCatchUp === undefined) {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.CATCH_UP_ALL_WITHOUT_CAP,
+      message: 'misfire CATCH_UP_ALL needs an explicit cap: set spec.maxCatchUp',
+      hint: 'a 2-day outage of an hourly schedule would otherwise replay up to 48 runs at once; choose the number you can afford (e.g. maxCatchUp: 24)',
+      ...at(['spec', 'misfire']),
+    });
+  }
+  const queue = spec.queue ?? 'default';
+  if (!(queue in policy.queues)) {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.UNKNOWN_QUEUE,
+      message: `queue ${JSON.stringify(queue)} is not defined in the Policy`,
+      hint: `defined queues: ${Object.keys(policy.queues).join(', ')}; add it under spec.queues of the Policy`,
+      ...at(['spec', 'queue']),
+    });
+  }
+  return diagnostics;
+}
+
+function checkRiskAcceptances(doc: LocatableDocument, manifest: ScheduleManifest, nowMs: number): Diagnostic[] {
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  return (manifest.metadata.riskAccepted ?? []).flatMap((acceptance, index) =>
+    acceptance.until < today
+      ? [{
+          severity: 'warning' as const,
+          code: DiagnosticCodes.RISK_ACCEPTANCE_EXPIRED,
+          message: `risk acceptance of ${acceptance.code} expired on ${acceptance.until}; plan reports the finding again`,
+          hint: 'remove the acceptance, or renew it with a new until date and reason',
+          file: doc.file,
+          ...doc.locate(['metadata', 'riskAccepted', index, 'until']),
+          path: `metadata.riskAccepted.${index}.until`,
+        }]
+      : [],
+  );
+}

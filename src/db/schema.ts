@@ -1,0 +1,155 @@
+/**
+ * Tables (SPEC §7). Migrations in `migrations/` are generated from this file by drizzle-kit
+ * (`npm run db:generate`) and never edited by hand; a test fails when they drift apart.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Definition } from '../compile/definition.js';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Current state of each schedule. The full history lives in `schedule_versions`. */
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** Latest applied version; bumped only by apply (and by operations that change the definition). */
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<Definition>().notNull(),
+    digest: text('digest').notNull(),
+    /** ACTIVE or ARCHIVED: archived schedules are disabled, never deleted (history is kept). */
+    status: text('status').notNull().default('ACTIVE'),
+    /** Created by cronform apply. Only managed schedules are ever archived by a plan. */
+    managed: boolean('managed').notNull().default(true),
+    /** Emergency kill switch from `cronform pause`; `plan` reports it as drift. */
+    pausedAt: instant('paused_at'),
+    pausedBy: text('paused_by'),
+    pausedReason: text('paused_reason'),
+    pausedUntil: instant('paused_until'),
+    nextRunAt: instant('next_run_at'),
+    /** The slot up to which the scheduler has created runs (exclusive of later slots). */
+    lastScheduledFor: instant('last_scheduled_for'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('schedules_name_key').on(t.name),
+    index('schedules_due_idx').on(t.nextRunAt).where(sql`${t.status} = 'ACTIVE'`),
+    check('schedules_status_check', sql`${t.status} in ('ACTIVE', 'ARCHIVED')`),
+  ],
+);
+
+/** One row per applied version, never updated in place. */
+export const scheduleVersions = pgTable(
+  'schedule_versions',
+  {
+    id: id(),
+    scheduleId: bigint('schedule_id', { mode: 'number' }).notNull().references(() => schedules.id),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    definition: jsonb('definition').$type<Definition>().notNull(),
+    digest: text('digest').notNull(),
+    status: text('status').notNull(),
+    actor: text('actor').notNull(),
+    reason: text('reason'),
+    gitSha: text('git_sha'),
+    planId: text('plan_id'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('schedule_versions_schedule_version_key').on(t.scheduleId, t.version)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: instant('at').notNull().defaultNow(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    scheduleId: bigint('schedule_id', { mode: 'number' }).references(() => schedules.id),
+    scheduleName: text('schedule_name'),
+    version: integer('version'),
+    runId: bigint('run_id', { mode: 'number' }),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+    gitSha: text('git_sha'),
+    planId: text('plan_id'),
+  },
+  (t) => [index('audit_log_schedule_idx').on(t.scheduleId, t.at), index('audit_log_plan_idx').on(t.planId)],
+);
+
+export const scheduleRuns = pgTable(
+  'schedule_runs',
+  {
+    id: id(),
+    scheduleId: bigint('schedule_id', { mode: 'number' }).notNull().references(() => schedules.id),
+    /** The definition version the run was created with; later applies do not change it. */
+    scheduleVersion: integer('schedule_version').notNull(),
+    scheduledFor: instant('scheduled_for').notNull(),
+    triggerType: text('trigger_type').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    status: text('status').notNull(),
+    statusReason: text('status_reason'),
+    priority: integer('priority').notNull(),
+    queue: text('queue').notNull(),
+    businessDate: date('business_date', { mode: 'string' }),
+    /** Earliest start: slot + jitter, or the retry time. */
+    runAfter: instant('run_after').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: instant('lease_expires_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
+    /** Very long outages: one row can stand for many missed slots (SPEC §7). */
+    summarizedSlots: integer('summarized_slots'),
+  },
+  (t) => [
+    uniqueIndex('schedule_runs_slot_key').on(t.scheduleId, t.scheduledFor, t.triggerType),
+    uniqueIndex('schedule_runs_idempotency_key').on(t.idempotencyKey),
+    index('schedule_runs_claim_idx').on(t.priority, t.scheduledFor).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING')`),
+    index('schedule_runs_schedule_status_idx').on(t.scheduleId, t.status),
+    index('schedule_runs_lease_idx').on(t.leaseExpiresAt).where(sql`${t.status} = 'RUNNING'`),
+    check('schedule_runs_trigger_check', sql`${t.triggerType} in ('SCHEDULED', 'MANUAL', 'BACKFILL')`),
+    check(
+      'schedule_runs_status_check',
+      sql`${t.status} in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING', 'SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'CANCELLED')`,
+    ),
+  ],
+);
+
+export const runAttempts = pgTable(
+  'run_attempts',
+  {
+    id: id(),
+    runId: bigint('run_id', { mode: 'number' }).notNull().references(() => scheduleRuns.id),
+    attempt: integer('attempt').notNull(),
+    runnerId: text('runner_id').notNull(),
+    status: text('status').notNull(),
+    startedAt: instant('started_at').notNull(),
+    finishedAt: instant('finished_at'),
+    exitCode: integer('exit_code'),
+    httpStatus: integer('http_status'),
+    error: text('error'),
+    stdoutTail: text('stdout_tail'),
+    stderrTail: text('stderr_tail'),
+  },
+  (t) => [
+    uniqueIndex('run_attempts_run_attempt_key').on(t.runId, t.attempt),
+    check('run_attempts_status_check', sql`${t.status} in ('RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED')`),
+  ],
+);
+
+export const runners = pgTable('runners', {
+  id: text('id').primaryKey(),
+  hostname: text('hostname').notNull(),
+  pid: integer('pid').notNull(),
+  version: text('version').notNull(),
+  startedAt: instant('started_at').notNull(),
+  heartbeatAt: instant('heartbeat_at').notNull(),
+  stoppedAt: instant('stopped_at'),
+});

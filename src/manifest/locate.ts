@@ -1,0 +1,90 @@
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+
+/** Keys and indexes from a document's root to a value, e.g. `['spec', 'job', 'command', 0]`. */
+export type DocumentPath = ReadonlyArray<string | number>;
+
+/** 1-based, as editors and `file:line:col` expect. */
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+export interface Locator {
+  locate(path: DocumentPath, target?: 'key' | 'value'): SourcePosition;
+  /** Position of character `offset` of the string at `path`, skipping an opening quote. */
+  locateInScalar(path: DocumentPath, offset: number): SourcePosition;
+}
+
+/**
+ * Maps document paths to source positions. Positions are looked up lazily in the YAML node tree, so
+ * the cost is paid only for the few paths that end up in a diagnostic.
+ */
+export function createLocator(doc: Document.Parsed, lineCounter: LineCounter, text: string): Locator {
+  const toPosition = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  return {
+    locate: (path, target = 'value') => toPosition(findOffset(doc, path, target)),
+    locateInScalar: (path, offset) => toPosition(findOffsetInScalar(doc, text, path, offset)),
+  };
+}
+
+/**
+ * Exact for one-line plain and quoted scalars without escapes, the way cron expressions are written;
+ * otherwise (escapes, block or folded scalars) the scalar's start, which is still the right line.
+ */
+function findOffsetInScalar(doc: Document.Parsed, text: string, path: DocumentPath, offset: number): number {
+  const start = findOffset(doc, path, 'value');
+  const node = doc.getIn(path, true);
+  if (!isScalar(node) || !node.range || node.range[0] !== start || typeof node.value !== 'string') return start;
+  const raw = text.slice(node.range[0], node.range[1]);
+  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+  const literal = node.type === 'PLAIN' || (quoted && !/[\\']/.test(raw.slice(1, -1)));
+  if (!literal || raw.includes('\n') || offset < 0 || offset > node.value.length) return start;
+  return start + (quoted ? 1 : 0) + offset;
+}
+
+/**
+ * Walks the path as far as it exists. A missing segment stops the walk at the nearest existing
+ * ancestor and points at its key, so "missing field spec.cron" lands on `spec:`.
+ */
+function findOffset(doc: Document.Parsed, path: DocumentPath, target: 'key' | 'value'): number {
+  let node: unknown = doc.contents;
+  let keyOffset: number | undefined;
+  let complete = true;
+  for (const segment of path) {
+    // An alias stands for its anchored node; positions then point into the anchor's text.
+    if (isAlias(node)) node = node.resolve(doc) ?? node;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      if (!pair) {
+        complete = false;
+        break;
+      }
+      keyOffset = offsetOf(pair.key);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && node.items[segment] !== undefined) {
+      keyOffset = undefined;
+      node = node.items[segment];
+    } else {
+      complete = false;
+      break;
+    }
+  }
+  const nodeOffset = isEmptyScalar(node) ? undefined : offsetOf(node);
+  const preferKey = target === 'key' || !complete;
+  return (preferKey ? (keyOffset ?? nodeOffset) : (nodeOffset ?? keyOffset)) ?? doc.range[0];
+}
+
+function offsetOf(node: unknown): number | undefined {
+  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
+  const range = (node as { range?: [number, number, number] | null }).range;
+  return range?.[0];
+}
+
+/** `key:` with nothing after it parses as an empty null scalar positioned at the end of the line. */
+function isEmptyScalar(node: unknown): boolean {
+  return isScalar(node) && node.value === null && !node.source;
+}

@@ -1,0 +1,355 @@
+// Generated from schema/cronform.schema.json by `npm run gen:types`: edit the schema, never this file.
+
+/**
+ * One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.
+ */
+export type CronformManifest = ScheduleManifest | PolicyManifest;
+/**
+ * Manifest format version.
+ */
+export type ApiVersion = "cronform/v1";
+/**
+ * What a run executes.
+ */
+export type Job = CommandJob | HttpJob;
+/**
+ * A literal non-secret string, or { fromEnv: NAME } for a secret.
+ */
+export type StringOrSecretRef = string | SecretRef;
+
+/**
+ * A scheduled job.
+ */
+export interface ScheduleManifest {
+  apiVersion: ApiVersion;
+  /**
+   * Document kind.
+   */
+  kind: "Schedule";
+  metadata: ScheduleMetadata;
+  spec: ScheduleSpec;
+}
+/**
+ * Identity and ownership of a schedule.
+ */
+export interface ScheduleMetadata {
+  /**
+   * Schedule name, unique in the repository.
+   */
+  name: string;
+  /**
+   * What the schedule does, for humans.
+   */
+  description?: string;
+  /**
+   * Team or person responsible for the schedule.
+   */
+  owner?: string;
+  labels?: Labels;
+  /**
+   * The schedule's former name: declares a rename, so history is kept.
+   */
+  previousName?: string;
+  /**
+   * Plan risk findings accepted for this schedule.
+   */
+  riskAccepted?: RiskAcceptance[];
+}
+/**
+ * Free-form string labels, e.g. { team: platform }.
+ */
+export interface Labels {
+  [k: string]: string;
+}
+/**
+ * An accepted plan risk finding: shown as accepted in plans, never hidden.
+ */
+export interface RiskAcceptance {
+  /**
+   * The finding code accepted, e.g. CF101.
+   */
+  code: string;
+  /**
+   * Why the risk is accepted.
+   */
+  reason: string;
+  /**
+   * Last day (YYYY-MM-DD) the acceptance holds.
+   */
+  until: string;
+}
+/**
+ * When and how a schedule runs.
+ */
+export interface ScheduleSpec {
+  /**
+   * Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.
+   */
+  cron: string;
+  /**
+   * IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.
+   */
+  timezone: string;
+  /**
+   * false keeps history and stops scheduling.
+   */
+  enabled?: boolean;
+  /**
+   * Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.
+   */
+  dayMatch?: "any" | "all";
+  job: Job;
+  /**
+   * Maximum runtime of one attempt; the attempt is killed after it.
+   */
+  timeout?: string;
+  /**
+   * What a slot does while a run of this schedule is active.
+   */
+  overlap?: "ALLOW" | "SKIP_NEW" | "QUEUE_NEW";
+  /**
+   * What happens to slots missed while no runner was processing them.
+   */
+  misfire?: "SKIP" | "RUN_ONCE" | "CATCH_UP_ALL" | "MANUAL";
+  /**
+   * Cap on runs created by CATCH_UP_ALL for one outage.
+   */
+  maxCatchUp?: number;
+  /**
+   * A slot later than this is never run automatically. Default: one period of the schedule, at least 1m.
+   */
+  gracePeriod?: string;
+  retry?: RetryPolicy;
+  /**
+   * What an expired lease (a runner that stopped heartbeating) leads to.
+   */
+  onStall?: "retry" | "fail" | "manual";
+  /**
+   * Claim order among due runs: CRITICAL first, LOW last.
+   */
+  priority?: "CRITICAL" | "HIGH" | "NORMAL" | "LOW";
+  /**
+   * How loudly failures and missed starts alert.
+   */
+  criticality?: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW";
+  /**
+   * Concurrency group; its limit comes from the Policy.
+   */
+  queue?: string;
+  /**
+   * Maximum start delay, deterministic per (schedule, slot), never past the next slot.
+   */
+  jitter?: string;
+  dst?: DstPolicy;
+  businessDate?: BusinessDate;
+  /**
+   * required: runs wait in MANUAL_REQUIRED until approved.
+   */
+  approval?: "none" | "required";
+  /**
+   * Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).
+   */
+  payload?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Runs a program directly (argv, no shell).
+ */
+export interface CommandJob {
+  /**
+   * Executor kind.
+   */
+  type: "command";
+  /**
+   * argv: program and arguments, no shell. Arguments may use {{businessDate}}.
+   *
+   * @minItems 1
+   */
+  command: [string, ...string[]];
+  /**
+   * Working directory, relative to the repository root.
+   */
+  cwd?: string;
+  /**
+   * Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.
+   */
+  env?: {
+    [k: string]: StringOrSecretRef;
+  };
+}
+/**
+ * A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.
+ */
+export interface SecretRef {
+  /**
+   * Name of the runner's environment variable holding the value.
+   */
+  fromEnv: string;
+}
+/**
+ * Sends one HTTP request; the run succeeds when the status matches expectStatus.
+ */
+export interface HttpJob {
+  /**
+   * Executor kind.
+   */
+  type: "http";
+  /**
+   * Absolute URL to call.
+   */
+  url: string;
+  /**
+   * HTTP method.
+   */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /**
+   * Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.
+   */
+  headers?: {
+    [k: string]: StringOrSecretRef;
+  };
+  /**
+   * Request body: a string sent as is, or an object sent as JSON.
+   */
+  body?:
+    | string
+    | {
+        [k: string]: unknown;
+      };
+  /**
+   * Status codes that count as success: codes such as 204 or ranges such as "200-299".
+   *
+   * @minItems 1
+   */
+  expectStatus?: [number | string, ...(number | string)[]];
+}
+/**
+ * How failed attempts are retried.
+ */
+export interface RetryPolicy {
+  /**
+   * Attempts per run, including the first.
+   */
+  maxAttempts?: number;
+  /**
+   * Delay growth between attempts.
+   */
+  backoff?: "fixed" | "exponential";
+  /**
+   * Delay before the first retry.
+   */
+  initialDelay?: string;
+  /**
+   * Upper bound of the delay between attempts.
+   */
+  maxDelay?: string;
+}
+/**
+ * What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).
+ */
+export interface DstPolicy {
+  /**
+   * A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.
+   */
+  gap?: "shift" | "skip";
+  /**
+   * A local time repeated by DST: fire at its first occurrence, its second, or both.
+   */
+  fold?: "first" | "second" | "both";
+}
+/**
+ * The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.
+ */
+export interface BusinessDate {
+  /**
+   * Days added to the slot's local date, e.g. -1 for yesterday.
+   */
+  offsetDays?: number;
+}
+/**
+ * Repository-wide limits and defaults; at most one per repository.
+ */
+export interface PolicyManifest {
+  apiVersion: ApiVersion;
+  /**
+   * Document kind.
+   */
+  kind: "Policy";
+  metadata: PolicyMetadata;
+  spec: PolicySpec;
+}
+/**
+ * Identity of the policy.
+ */
+export interface PolicyMetadata {
+  /**
+   * Policy name, e.g. default.
+   */
+  name: string;
+  /**
+   * What the policy is for, for humans.
+   */
+  description?: string;
+  /**
+   * Team or person responsible for the policy.
+   */
+  owner?: string;
+  labels?: Labels;
+}
+/**
+ * Repository-wide limits and defaults.
+ */
+export interface PolicySpec {
+  /**
+   * Smallest allowed interval between two slots of a schedule.
+   */
+  minInterval?: string;
+  /**
+   * Most runs per local day allowed for one schedule.
+   */
+  maxRunsPerDay?: number;
+  risk?: RiskThresholds;
+  /**
+   * A slot processed later than this counts as missed.
+   */
+  misfireThreshold?: string;
+  /**
+   * Queues by name with their limits.
+   */
+  queues?: {
+    [k: string]: QueueLimits;
+  };
+  backfill?: BackfillPolicy;
+}
+/**
+ * Thresholds of plan risk findings.
+ */
+export interface RiskThresholds {
+  /**
+   * Ratio of runs per day after/before a change that makes it HIGH risk.
+   */
+  runsPerDayIncreaseHigh?: number;
+}
+/**
+ * Limits of one queue.
+ */
+export interface QueueLimits {
+  /**
+   * Runs of this queue executing at once, across all runners.
+   */
+  concurrency: number;
+}
+/**
+ * Limits of backfill runs.
+ */
+export interface BackfillPolicy {
+  /**
+   * Backfill runs executing at once.
+   */
+  concurrency?: number;
+  /**
+   * Claim order among due runs: CRITICAL first, LOW last.
+   */
+  priority?: "CRITICAL" | "HIGH" | "NORMAL" | "LOW";
+}

@@ -1,0 +1,83 @@
+/**
+ * Literal credentials in manifests (SPEC §3.2): manifests live in git and plans are posted on pull
+ * requests, so a secret written into `env`, `headers` or `payload` is already leaked. Secrets are
+ * passed by reference instead, `{ fromEnv: NAME }`, resolved by the runner when the job starts.
+ */
+import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import type { DocumentPath, ParsedDocument } from './parse.js';
+import { isPlaceholder, isSensitiveKeyName, matchSecretValue, type SecretMatch } from './secret-patterns.js';
+import { formatPath } from './schema-messages.js';
+
+type Section = 'env' | 'headers' | 'payload';
+
+export function findLiteralSecrets(doc: ParsedDocument): Diagnostic[] {
+  const spec = asRecord(asRecord(doc.value)?.spec);
+  const job = asRecord(spec?.job);
+  const diagnostics: Diagnostic[] = [];
+  const check = (section: Section, path: DocumentPath, value: unknown) => {
+    const match = matchLiteralSecret(path, value, section);
+    if (match) diagnostics.push(createSecretDiagnostic(doc, section, path, match));
+  };
+  for (const section of ['env', 'headers'] as const) {
+    for (const [name, value] of Object.entries(asRecord(job?.[section]) ?? {})) {
+      check(section, ['spec', 'job', section, name], value);
+    }
+  }
+  if (spec?.payload !== undefined) walkPayload(spec.payload, ['spec', 'payload'], (path, value) => check('payload', path, value));
+  return diagnostics;
+}
+
+/** Visits every scalar under the payload with its path (keys and list indexes). */
+function walkPayload(value: unknown, path: DocumentPath, visit: (path: DocumentPath, value: unknown) => void): void {
+  if (Array.isArray(value)) value.forEach((item, i) => walkPayload(item, [...path, i], visit));
+  else if (asRecord(value)) for (const [key, item] of Object.entries(value as object)) walkPayload(item, [...path, key], visit);
+  else visit(path, value);
+}
+
+/**
+ * A value is a secret when it has a credential's shape, or when its key names a credential and it
+ * holds a literal (a number counts: `password: 123456` is still a password).
+ */
+function matchLiteralSecret(path: DocumentPath, value: unknown, section: Section): SecretMatch | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value);
+  if (text.trim() === '' || isPlaceholder(text)) return undefined;
+  const shaped = typeof value === 'string' ? matchSecretValue(text) : undefined;
+  if (shaped) return shaped;
+  const key = path[path.length - 1];
+  if (typeof key === 'string' && isSensitiveKeyName(key)) {
+    const noun = section === 'headers' ? 'header' : section === 'env' ? 'variable' : 'field';
+    return { kind: `value of a ${noun} named like a credential`, redacted: `…(${text.length} chars)` };
+  }
+  return undefined;
+}
+
+function createSecretDiagnostic(doc: ParsedDocument, section: Section, path: DocumentPath, match: SecretMatch): Diagnostic {
+  const { line, column } = doc.locate(path, 'value');
+  const where = formatPath(path);
+  return {
+    severity: 'error',
+    code: DiagnosticCodes.LITERAL_SECRET,
+    message: `literal secret in ${where}: ${match.kind} ${match.redacted}`,
+    file: doc.file,
+    line,
+    column,
+    path: where,
+    hint: suggestReference(section, path[path.length - 1]),
+  };
+}
+
+function suggestReference(section: Section, key: string | number | undefined): string {
+  if (section === 'payload') {
+    return 'payload is handed to the job as plain JSON: pass secrets through spec.job.env with { fromEnv: NAME }';
+  }
+  // A variable name that is already a valid reference target is the natural name for the secret.
+  const name = typeof key === 'string' ? key.toUpperCase().replace(/[^A-Z0-9_]/g, '_') : 'NAME';
+  const target = /^[A-Z_][A-Z0-9_]*$/.test(name) ? name : 'NAME';
+  return `use { fromEnv: ${target} } and set ${target} in the runner's environment`;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,97 @@
+/**
+ * JSON Schema validation of one manifest document against `schema/cronform.schema.json`, with ajv
+ * errors turned into located, deduplicated diagnostics (wording in `schema-messages.ts`).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import { suggestClosest } from './did-you-mean.js';
+import type { ParsedDocument } from './parse.js';
+import { API_VERSION, DOCUMENT_KINDS, cronformSchema } from './schema-document.js';
+import { createDiagnostic, describeAnyOfError, describeSchemaError, type VerboseError } from './schema-messages.js';
+
+// Compiled once per process: compiling costs milliseconds, validating a document microseconds.
+// `discriminator` makes ajv pick the kind/type branch itself, so a Schedule with a typo gets the
+// Schedule's errors only, never the union of what every branch of a oneOf disliked.
+const ajv = new Ajv2020({ allErrors: true, strict: true, discriminator: true, verbose: true });
+formatsPlugin.default(ajv, ['date', 'uri']);
+const validateManifest = ajv.compile(cronformSchema);
+
+export function validateDocumentSchema(doc: ParsedDocument): Diagnostic[] {
+  // A wrong apiVersion or kind makes every other complaint meaningless: report only that.
+  const identity = checkApiVersionAndKind(doc);
+  if (identity.length > 0) return identity;
+  if (validateManifest(doc.value)) return [];
+  return deduplicate(mapErrors((validateManifest.errors ?? []) as VerboseError[], doc));
+}
+
+function checkApiVersionAndKind(doc: ParsedDocument): Diagnostic[] {
+  const value = doc.value as Record<string, unknown>;
+  const diagnostics: Diagnostic[] = [];
+  const code = DiagnosticCodes.API_VERSION_OR_KIND;
+  const kinds = DOCUMENT_KINDS.join(' or ');
+  if (!Object.hasOwn(value, 'apiVersion')) {
+    diagnostics.push(createDiagnostic(doc, code, `missing apiVersion: expected "${API_VERSION}"`, ['apiVersion'], { at: [] }));
+  } else if (value.apiVersion !== API_VERSION) {
+    const message = `apiVersion must be "${API_VERSION}" (got ${JSON.stringify(value.apiVersion)})`;
+    diagnostics.push(createDiagnostic(doc, code, message, ['apiVersion']));
+  }
+  if (!Object.hasOwn(value, 'kind')) {
+    diagnostics.push(createDiagnostic(doc, code, `missing kind: expected ${kinds}`, ['kind'], { at: [] }));
+  } else if (!DOCUMENT_KINDS.includes(value.kind as string)) {
+    const suggestion = typeof value.kind === 'string' ? suggestClosest(value.kind, DOCUMENT_KINDS) : undefined;
+    const message = `kind must be ${kinds} (got ${JSON.stringify(value.kind)})`;
+    diagnostics.push(createDiagnostic(doc, code, message, ['kind'], { hint: suggestion && `did you mean "${suggestion}"?` }));
+  }
+  return diagnostics;
+}
+
+/**
+ * ajv reports a failed `anyOf` as the errors of every alternative followed by the `anyOf` error
+ * itself. Alternatives that failed on `type` simply did not apply; if another alternative failed for a
+ * better reason (an unknown field in `{ fromEnv }`, a status code above 599) that reason is reported,
+ * otherwise one message lists the alternatives.
+ */
+function mapErrors(errors: VerboseError[], doc: ParsedDocument): Diagnostic[] {
+  const skipped = new Set<number>();
+  const summarized = new Set<number>();
+  errors.forEach((error, index) => {
+    if (error.keyword !== 'anyOf') return;
+    const branches = collectBranchErrors(errors, index);
+    const notApplicable = branches.filter((i) => errors[i]?.keyword === 'type');
+    for (const i of notApplicable) skipped.add(i);
+    if (notApplicable.length === branches.length) summarized.add(index);
+    else skipped.add(index);
+  });
+  const diagnostics: Diagnostic[] = [];
+  errors.forEach((error, index) => {
+    // Errors of the pattern inside `propertyNames` are restated by the propertyNames error.
+    if (skipped.has(index) || error.propertyName !== undefined) return;
+    const diagnostic = summarized.has(index) ? describeAnyOfError(error, doc) : describeSchemaError(error, doc);
+    if (diagnostic) diagnostics.push(diagnostic);
+  });
+  return diagnostics;
+}
+
+/** Indexes of the errors just before an `anyOf` error that concern its value: its alternatives' errors. */
+function collectBranchErrors(errors: VerboseError[], anyOfIndex: number): number[] {
+  const path = errors[anyOfIndex]?.instancePath ?? '';
+  const indexes: number[] = [];
+  for (let i = anyOfIndex - 1; i >= 0; i--) {
+    const candidate = errors[i]?.instancePath ?? '';
+    if (candidate !== path && !candidate.startsWith(`${path}/`)) break;
+    indexes.unshift(i);
+  }
+  return indexes;
+}
+
+function deduplicate(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}\u0000${d.path ?? ''}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

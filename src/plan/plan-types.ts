@@ -1,0 +1,111 @@
+/**
+ * A plan is a value (STYLE rule 6): versioned, serializable, and carrying per change the
+ * version/digest of the state it was made against, so apply can refuse a stale one.
+ */
+import type { Definition, SourceLocation } from '../compile/definition.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export type ChangeAction = 'create' | 'update' | 'archive' | 'restore' | 'rename';
+export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH';
+/** ERROR findings block apply (e.g. over maxRunsPerDay); the others inform review. */
+export type FindingLevel = RiskLevel | 'ERROR';
+
+export interface Finding {
+  /** Stable code: CF1xx frequency, CF2xx archive/prune, CF3xx time/DST, CF4xx secrets, CF5xx execution, CF6xx drift. */
+  code: string;
+  level: FindingLevel;
+  message: string;
+  location?: SourceLocation;
+  hint?: string;
+  /** Set when the manifest accepts this finding (`metadata.riskAccepted`); still shown, never hidden. */
+  accepted?: { reason: string; until: string };
+}
+
+export interface FieldChange {
+  /** Dotted path inside the definition, e.g. `job.command` or `retry.maxAttempts`. */
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface ScheduleFigures {
+  runsPerDayPeak: number;
+  runsPerDayAverage: number;
+  /** Largest number of slots in any one minute (same-instant bursts count fully). */
+  peakRunsPerMinute: number;
+  minIntervalMs: number;
+  /** The next few slots (ISO UTC) from the plan's `createdAt`. */
+  nextSlots: string[];
+  /** The same slots in the schedule's local time. */
+  nextSlotsLocal: string[];
+}
+
+export interface PlannedChange {
+  action: ChangeAction;
+  name: string;
+  /** For `rename`: the stored name it had before. */
+  previousName?: string;
+  scheduleId: number | null;
+  /** Version and digest of the stored schedule the change was planned against (null for create). */
+  beforeVersion: number | null;
+  beforeDigest: string | null;
+  /** Digest of the definition after the change (null for archive). */
+  afterDigest: string | null;
+  before: Definition | null;
+  after: Definition | null;
+  changedPaths: string[];
+  fieldChanges: FieldChange[];
+  /** One semantic sentence: runs/day before → after, DST effect, what archiving loses. */
+  headline: string;
+  figures: { before: ScheduleFigures | null; after: ScheduleFigures | null };
+  findings: Finding[];
+  /** Highest unaccepted finding level (ERROR counts as HIGH for ordering), NONE without findings. */
+  risk: RiskLevel | 'NONE';
+  source: SourceLocation | null;
+  /** Archive only: what the schedule did recently. */
+  history?: { lastRunAt: string | null; runsLast30Days: number };
+}
+
+export type DriftKind = 'paused' | 'modified' | 'unmanaged';
+
+export interface DriftItem {
+  name: string;
+  scheduleId: number;
+  kind: DriftKind;
+  message: string;
+  finding: Finding;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  archive: number;
+  restore: number;
+  rename: number;
+  unchanged: number;
+  drift: number;
+  runsPerDayBefore: number;
+  runsPerDayAfter: number;
+  peakRunsPerMinuteBefore: number;
+  peakRunsPerMinuteAfter: number;
+  highestRisk: RiskLevel | 'NONE';
+  errors: number;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** Digest of the plan's content (everything except planId and createdAt). */
+  planId: string;
+  createdAt: string;
+  /** What the desired state was compared against. */
+  against: { kind: 'database'; engine: 'postgres' | 'pglite' } | { kind: 'git-ref'; ref: string };
+  /** Ordered by risk (highest first), then action, then name. */
+  changes: PlannedChange[];
+  drift: DriftItem[];
+  unchanged: number;
+  summary: PlanSummary;
+  /** Problems that block apply: validation errors, mass-archive guard, ERROR findings. */
+  errors: Diagnostic[];
+}

@@ -1,0 +1,112 @@
+/**
+ * `cronform plan` for terminals. Pure: the command decides `color` (createPalette's rule: a TTY
+ * without NO_COLOR) and prints the string. Order is the reading order of a review: what blocks
+ * apply (errors), what changes (in the plan's risk order), what drifted, then one summary line.
+ */
+import { Ansis } from 'ansis';
+import { formatDiagnostic } from '../shared/diagnostics.js';
+import type { DriftItem, Finding, FindingLevel, Plan, PlannedChange, RiskLevel } from './plan-types.js';
+import { describeNextSlots, renderFieldChange, type DiffLine, type FieldDiffLimits } from './render-field-diff.js';
+import {
+  ACTION_SYMBOL,
+  formatAcceptance,
+  formatCount,
+  formatPlanOutcome,
+  formatSourceLocation,
+} from './render-summary.js';
+
+export interface TextRenderOptions {
+  color: boolean;
+}
+
+/**
+ * Generous but finite: a terminal is no place for a 100 KB payload, and `--format json` carries
+ * every value in full.
+ */
+const TEXT_DIFF_LIMITS: FieldDiffLimits = { contextLines: 3, maxLines: 200, maxLineChars: 1_000 };
+
+export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
+  const paint = new Ansis(options.color ? 3 : 0);
+  const blocks: string[] = [];
+
+  if (plan.errors.length > 0) {
+    blocks.push(plan.errors.map((diagnostic) => paintDiagnostic(paint, formatDiagnostic(diagnostic))).join('\n'));
+  }
+  for (const change of plan.changes) blocks.push(renderChange(paint, change));
+  if (plan.drift.length > 0) {
+    blocks.push([paint.bold('Drift'), ...plan.drift.map((item) => renderDrift(paint, item))].join('\n'));
+  }
+  blocks.push(paint.bold(formatPlanOutcome(plan)));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** Colour the severity word only; the rest of the diagnostic stays readable in any theme. */
+function paintDiagnostic(paint: Ansis, text: string): string {
+  return text.replace(/ (error|warning) (CF\d+)/, (_match, severity: string, code: string) =>
+    ` ${severity === 'error' ? paint.red(severity) : paint.yellow(severity)} ${code}`,
+  );
+}
+
+function paintLevel(paint: Ansis, level: FindingLevel | RiskLevel, text: string): string {
+  if (level === 'HIGH' || level === 'ERROR') return paint.red(text);
+  if (level === 'MEDIUM') return paint.yellow(text);
+  return text;
+}
+
+function paintAction(paint: Ansis, change: PlannedChange, text: string): string {
+  if (change.action === 'create') return paint.green(text);
+  if (change.action === 'update') return paint.yellow(text);
+  if (change.action === 'archive') return paint.red(text);
+  return paint.cyan(text);
+}
+
+function renderChange(paint: Ansis, change: PlannedChange): string {
+  const name = change.action === 'rename' && change.previousName ? `${change.name} (from ${change.previousName})` : change.name;
+  const badge = change.risk === 'NONE' ? '' : ` ${paintLevel(paint, change.risk, `[${change.risk}]`)}`;
+  const lines = [`${paintAction(paint, change, `${ACTION_SYMBOL[change.action]} ${name}`)}${badge} ${change.headline}`];
+
+  for (const fieldChange of change.fieldChanges) {
+    const rendered = renderFieldChange(fieldChange, TEXT_DIFF_LIMITS);
+    if (rendered.kind === 'inline') {
+      lines.push(`  ${rendered.path}: ${rendered.before} → ${rendered.after}`);
+    } else {
+      lines.push(`  ${rendered.path}:`, ...rendered.lines.map((line) => renderDiffLine(paint, line)));
+    }
+  }
+  const slots = describeNextSlots(change);
+  if (slots) lines.push(`  next slots before: ${slots.before}`, `  next slots after:  ${slots.after}`);
+  if (change.history) {
+    const lastRun = change.history.lastRunAt ?? 'never';
+    lines.push(`  last run ${lastRun} · ${formatCount(change.history.runsLast30Days)} runs in the last 30 days`);
+  }
+  for (const finding of change.findings) lines.push(...renderFinding(paint, finding, '  '));
+  return lines.join('\n');
+}
+
+function renderDiffLine(paint: Ansis, line: DiffLine): string {
+  if (line.kind === '+') return paint.green(`    + ${line.text}`);
+  if (line.kind === '-') return paint.red(`    - ${line.text}`);
+  if (line.kind === '…') return paint.dim(`      ${line.text}`);
+  return `      ${line.text}`;
+}
+
+/** `[HIGH] CF101 message  file:line:col [accepted until …: reason]` and an indented `fix:` line. */
+function renderFinding(paint: Ansis, finding: Finding, indent: string): string[] {
+  const location = formatSourceLocation(finding.location);
+  const acceptance = formatAcceptance(finding);
+  // An accepted finding keeps its level (it is still that risky) but loses its alarm colour.
+  const badge = acceptance ? `[${finding.level}]` : paintLevel(paint, finding.level, `[${finding.level}]`);
+  let line = `${indent}${badge} ${finding.code} ${finding.message}`;
+  if (location) line += `  ${location}`;
+  if (acceptance) line += ` ${paint.dim(`[${acceptance}]`)}`;
+  return finding.hint ? [line, `${indent}  fix: ${finding.hint}`] : [line];
+}
+
+function renderDrift(paint: Ansis, item: DriftItem): string {
+  const { finding } = item;
+  const lines = [`${paint.magenta('!')} ${item.name}  ${item.message}  (${finding.code} ${finding.level})`];
+  const acceptance = formatAcceptance(finding);
+  if (acceptance) lines.push(`    [${acceptance}]`);
+  if (finding.hint) lines.push(`    fix: ${finding.hint}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,300 @@
+/**
+ * Risk findings and the headline of one planned change (SPEC §5). Pure: figures, history and shared
+ * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
+ */
+import { DateTime } from 'luxon';
+import type { Definition, EnvValue, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
+import { formatDurationMs } from '../compile/duration.js';
+import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
+import { findDstExposure, type DstExposure } from '../time/dst-exposure.js';
+import { nextSlots } from '../time/slots.js';
+import { calendarForDefinition, computeFigures, countCatchUpRuns } from './figures.js';
+import type { ChangeAction, Finding, FindingLevel, RiskLevel, ScheduleFigures } from './plan-types.js';
+
+export interface RiskInput {
+  action: ChangeAction;
+  name: string;
+  before: Definition | null;
+  after: Definition | null;
+  beforeFigures: ScheduleFigures | null;
+  afterFigures: ScheduleFigures | null;
+  policy: PolicyDefinition;
+  nowMs: number;
+  riskAccepted: RiskAcceptance[];
+  /** Where a Definition path (`cron`, `job.env.TOKEN`, `timeoutMs`…) is in the manifest. */
+  locate: (path: string) => SourceLocation | undefined;
+  history?: { lastRunAt: string | null; runsLast30Days: number };
+  /** From `findSharedInstants` over all desired schedules. */
+  sharedInstants?: Array<{ instant: string; names: string[] }>;
+}
+
+export const RiskCodes = {
+  CF101: { level: 'HIGH', meaning: 'peak runs/day grows by at least the Policy ratio risk.runsPerDayIncreaseHigh' },
+  CF102: { level: 'HIGH', meaning: 'a new schedule fires more often than once a minute' },
+  CF103: { level: 'ERROR', meaning: 'peak runs/day is over the Policy maxRunsPerDay' },
+  CF104: { level: 'ERROR', meaning: 'the shortest interval is under the Policy minInterval' },
+  CF105: { level: 'MEDIUM', meaning: 'thundering herd: fires in the same second as many other schedules' },
+  CF106: { level: 'MEDIUM', meaning: 'peak runs/day at least doubles (below the HIGH ratio)' },
+  CF201: { level: 'LOW|MEDIUM', meaning: 'archiving a schedule (MEDIUM when it ran in the last 30 days)' },
+  CF202: { level: 'HIGH', meaning: 'archiving or disabling a CRITICAL or HIGH criticality schedule' },
+  CF203: { level: 'MEDIUM', meaning: 'disabling a schedule' },
+  CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
+  CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
+  CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
+  CF401: { level: 'LOW', meaning: 'new secret reference: runners must provide the environment variable' },
+  CF402: { level: 'HIGH', meaning: 'a secret reference was replaced by a literal value' },
+  CF501: { level: 'MEDIUM|HIGH', meaning: 'timeout ≥ shortest interval: overlap is certain for long runs (HIGH with overlap ALLOW)' },
+  CF502: { level: 'LOW|MEDIUM|HIGH', meaning: 'catch-up blast radius of a 1h and a 24h outage (MEDIUM ≥ 24 runs, HIGH ≥ 100)' },
+  CF503: { level: 'HIGH', meaning: 'approval removed: runs no longer wait for a human' },
+  CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
+  CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
+} as const;
+export type RiskCode = keyof typeof RiskCodes;
+
+type AddFinding = (code: RiskCode, level: FindingLevel, message: string, hint: string, paths?: string[]) => void;
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const formatCount = (n: number): string => numberFormat.format(n);
+const plural = (n: number, word: string): string => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** `2026-06-02T10:30Z`, seconds only when they are not zero. */
+function formatUtc(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.slice(17, 19) === '00' ? `${iso.slice(0, 16)}Z` : `${iso.slice(0, 19)}Z`;
+}
+
+const formatUtcClock = (ms: number): string => formatUtc(ms).slice(11);
+
+function formatLocal(ms: number, zone: string, withDate: boolean): string {
+  const local = DateTime.fromMillis(ms, { zone });
+  return local.toFormat(`${withDate ? 'yyyy-MM-dd ' : ''}HH:mm${local.second === 0 ? '' : ':ss'}`);
+}
+
+/** Definition fields that differ, for deciding which findings a change re-raises. */
+function differs(a: Definition, b: Definition, keys: Array<keyof Definition>): boolean {
+  return keys.some((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+}
+
+/** New or restored schedules, and updates touching `keys`, are (re)assessed; others stay quiet. */
+function isRelevant(input: RiskInput, keys: Array<keyof Definition>): boolean {
+  return !input.before || input.action === 'restore' || (!!input.after && differs(input.before, input.after, keys));
+}
+
+const figuresOf = (def: Definition, given: ScheduleFigures | null, nowMs: number) => given ?? computeFigures(def, nowMs);
+const firstSlot = (def: Definition, nowMs: number): number | undefined => nextSlots(calendarForDefinition(def), nowMs, 1)[0];
+
+function checkFrequency(input: RiskInput, add: AddFinding): void {
+  const { before, after, policy, nowMs } = input;
+  if (!after) return;
+  const figures = figuresOf(after, input.afterFigures, nowMs);
+  const peak = figures.runsPerDayPeak;
+  if (before) {
+    const previous = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
+    const ratio = previous === 0 ? Number.POSITIVE_INFINITY : peak / previous;
+    const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none in the previous 35 days' : `×${formatCount(ratio)}`})`;
+    if (peak > previous && ratio >= policy.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${policy.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
+    else if (peak > previous && ratio >= 2) add('CF106', 'MEDIUM', message, 'confirm the job and its downstream can absorb the extra runs', ['cron']);
+  }
+  if (input.action === 'create' && figures.minIntervalMs < MS_PER_MINUTE) {
+    add('CF102', 'HIGH', `new schedule fires more often than once a minute: shortest interval ${formatDurationMs(figures.minIntervalMs)}, up to ${figures.peakRunsPerMinute} runs/minute, ${formatCount(peak)} runs/day`, 'use a 5-field (minute-level) cron unless sub-minute runs are really needed', ['cron']);
+  }
+  if (peak > policy.maxRunsPerDay) add('CF103', 'ERROR', `peak runs/day ${formatCount(peak)} is over the Policy maximum ${formatCount(policy.maxRunsPerDay)}`, 'lower the frequency, or raise maxRunsPerDay in the Policy', ['cron']);
+  if (figures.minIntervalMs < policy.minIntervalMs) add('CF104', 'ERROR', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the Policy minimum ${formatDurationMs(policy.minIntervalMs)}`, 'space the slots further apart, or lower minInterval in the Policy', ['cron']);
+  const herds = (input.sharedInstants ?? []).filter((shared) => shared.names.includes(input.name));
+  if (after.jitterMs === 0 && herds.length > 0) {
+    const largest = herds.reduce((best, herd) => (herd.names.length > best.names.length ? herd : best));
+    const more = herds.length > 1 ? ` (${plural(herds.length, 'such instant')} in the next 24h)` : '';
+    add('CF105', 'MEDIUM', `fires at ${formatUtc(Date.parse(largest.instant))} in the same second as ${plural(largest.names.length - 1, 'other schedule')}${more}`, 'set spec.jitter (e.g. 30s) so starts are spread', ['jitterMs', 'cron']);
+  }
+}
+
+function describeHistory(history: RiskInput['history']): string {
+  if (!history) return 'run history unknown';
+  if (!history.lastRunAt) return 'never ran';
+  const last = `last run ${formatUtc(Date.parse(history.lastRunAt))}`;
+  return history.runsLast30Days > 0 ? `${last}, ${plural(history.runsLast30Days, 'run')} in 30 days` : `${last}, no runs in 30 days`;
+}
+
+function checkArchive(input: RiskInput, add: AddFinding): void {
+  const { action, before, after } = input;
+  if (!before) return;
+  const archiving = action === 'archive';
+  const disabling = before.enabled && after?.enabled === false;
+  if (archiving) {
+    const ranRecently = (input.history?.runsLast30Days ?? 0) > 0;
+    add('CF201', ranRecently ? 'MEDIUM' : 'LOW', `archiving stops all runs: ${describeHistory(input.history)}`, 'intended? nothing to do; otherwise restore the manifest file (history is kept either way)');
+  }
+  if (!archiving && !disabling) return;
+  const critical = [before, after].find((def) => def?.criticality === 'CRITICAL' || def?.criticality === 'HIGH');
+  if (critical) add('CF202', 'HIGH', `${archiving ? 'archiving' : 'disabling'} a ${critical.criticality} criticality schedule: its runs and alerts stop`, 'make sure its work is done elsewhere, or use `cronform pause --until` for a temporary stop', ['enabled', 'criticality']);
+  else if (disabling) add('CF203', 'MEDIUM', 'disabling stops new runs until the schedule is enabled again (history kept)', 'for a temporary stop prefer `cronform pause --until`', ['enabled']);
+}
+
+function describeExposure(exposure: DstExposure): string {
+  const example = exposure.examples[0];
+  const runsAt = example ? ` (${example.local.slice(0, 5)} local → ${example.utc.map((iso) => formatUtc(Date.parse(iso))).join(' and ') || 'no run'})` : '';
+  return `${formatUtc(Date.parse(exposure.transitionAt))}: ${exposure.description}${runsAt}`;
+}
+
+function checkTime(input: RiskInput, add: AddFinding): void {
+  const { before, after, nowMs } = input;
+  if (!after) return;
+  if (before && before.timezone !== after.timezone) {
+    const describe = (def: Definition) => {
+      const slot = firstSlot(def, nowMs);
+      return slot === undefined ? `no slot (${def.timezone})` : `${formatLocal(slot, def.timezone, false)} ${def.timezone} = ${formatUtcClock(slot)}`;
+    };
+    add('CF301', 'MEDIUM', `timezone change moves the next slot: ${describe(before)} → ${describe(after)}`, 'confirm the job should follow the new zone; consumers see runs at other UTC times', ['timezone']);
+  }
+  const calendar = calendarForDefinition(after);
+  if (!calendar.rules.cron.intervalLike && isRelevant(input, ['cron', 'timezone', 'dst', 'dayMatch'])) {
+    const exposures = findDstExposure(calendar, nowMs);
+    if (exposures.length > 0) add('CF302', 'LOW', `DST touches this schedule ${plural(exposures.length, 'time')} in the next 12 months: ${exposures.map(describeExposure).join('; ')}`, 'check spec.dst (gap: shift|skip, fold: first|second|both), or pick a local time outside the transition hours', ['dst', 'cron']);
+  }
+  if (before && differs(before, after, ['cron', 'dayMatch'])) {
+    const slotsBefore = nextSlots(calendarForDefinition(before), nowMs, 3).map(formatUtc);
+    const slotsAfter = nextSlots(calendar, nowMs, 3).map(formatUtc);
+    if (slotsBefore.join() !== slotsAfter.join()) add('CF303', 'MEDIUM', `cron change moves the next slots: ${slotsBefore.join(', ')} → ${slotsAfter.join(', ')}`, 'confirm the new times against whatever depends on the old ones', ['cron']);
+  }
+}
+
+function jobValues(def: Definition | null): Map<string, EnvValue> {
+  if (!def) return new Map();
+  const [field, values] = def.job.type === 'command' ? ['env', def.job.env] : ['headers', def.job.headers];
+  return new Map(Object.entries(values).map(([key, value]) => [`job.${field}.${key}`, value]));
+}
+
+/** Only names of environment variables are ever printed, never values. */
+function checkSecrets(input: RiskInput, add: AddFinding): void {
+  const beforeValues = jobValues(input.before);
+  const knownVariables = new Set([...beforeValues.values()].flatMap((value) => (typeof value === 'string' ? [] : [value.fromEnv])));
+  for (const [path, value] of jobValues(input.after)) {
+    const previous = beforeValues.get(path);
+    if (typeof value !== 'string' && !knownVariables.has(value.fromEnv)) {
+      add('CF401', 'LOW', `${path} reads a secret from environment variable ${value.fromEnv}`, `every runner must have ${value.fromEnv} set in its environment`, [path]);
+    } else if (typeof value === 'string' && previous !== undefined && typeof previous !== 'string') {
+      add('CF402', 'HIGH', `${path} was read from environment variable ${previous.fromEnv} and is now a literal value (not shown)`, `restore { fromEnv: ${previous.fromEnv} }: a literal is stored in the database and shown to reviewers`, [path]);
+    }
+  }
+}
+
+const OVERLAP_EFFECT: Record<Definition['overlap'], string> = {
+  SKIP_NEW: 'overlap SKIP_NEW skips the slots that fall during a run',
+  QUEUE_NEW: 'overlap QUEUE_NEW queues them as PENDING and the queue can keep growing',
+  ALLOW: 'overlap ALLOW runs them concurrently',
+};
+
+function checkExecution(input: RiskInput, add: AddFinding): void {
+  const { before, after, nowMs } = input;
+  if (!after) return;
+  const intervalMs = figuresOf(after, input.afterFigures, nowMs).minIntervalMs;
+  if (after.timeoutMs >= intervalMs && isRelevant(input, ['timeoutMs', 'cron', 'dayMatch', 'overlap'])) {
+    add('CF501', after.overlap === 'ALLOW' ? 'HIGH' : 'MEDIUM', `timeout ${formatDurationMs(after.timeoutMs)} ≥ shortest interval ${formatDurationMs(intervalMs)}: a run that uses its timeout overlaps the next slot; ${OVERLAP_EFFECT[after.overlap]}`, `set spec.timeout below ${formatDurationMs(intervalMs)}, or space the slots further apart`, ['timeoutMs', 'overlap']);
+  }
+  const next = firstSlot(after, nowMs);
+  if (next !== undefined && isRelevant(input, ['cron', 'dayMatch', 'misfire', 'maxCatchUp', 'gracePeriodMs'])) {
+    // The outage ends just after the next slot, so it always misses at least one.
+    const hour = countCatchUpRuns(after, next + 1, MS_PER_HOUR);
+    const day = countCatchUpRuns(after, next + 1, 24 * MS_PER_HOUR);
+    const level: FindingLevel = day.runs >= 100 ? 'HIGH' : day.runs >= 24 ? 'MEDIUM' : 'LOW';
+    const waiting = after.misfire === 'MANUAL' ? ' waiting for approval' : '';
+    const cap = after.misfire === 'CATCH_UP_ALL' ? `, maxCatchUp ${after.maxCatchUp}` : '';
+    add('CF502', level, `a 1h outage leads to ${plural(hour.runs, 'run')}${waiting}, a 24h outage to ${plural(day.runs, 'run')}${waiting} (misfire ${after.misfire}${cap}, gracePeriod ${formatDurationMs(after.gracePeriodMs)}; ${formatCount(hour.slots)} and ${formatCount(day.slots)} slots missed)`, level === 'LOW' ? 'nothing to do unless the job cannot absorb these runs' : 'lower spec.maxCatchUp or spec.gracePeriod, or use misfire: RUN_ONCE', ['misfire', 'maxCatchUp', 'gracePeriodMs']);
+  }
+  if (before?.approval === 'required' && after.approval === 'none') add('CF503', 'HIGH', 'approval removed: runs start without waiting for a human (MANUAL_REQUIRED)', 'keep approval: required unless the job is safe to run unattended', ['approval']);
+  if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
+  const method = after.job.type === 'http' ? after.job.method.toUpperCase() : '';
+  if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {
+    add('CF505', 'LOW', `${method} is retried up to ${after.retry.maxAttempts} attempts: a retry after a timeout may repeat the side effect`, 'make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1', ['retry.maxAttempts']);
+  }
+}
+
+/** What a job runs: argv[0] plus the script (first argument that is not a flag or template), or method and url. */
+function describeTarget(def: Definition, exact: boolean): string {
+  const { job } = def;
+  if (job.type === 'http') return `${job.method.toUpperCase()} ${exact ? job.url : job.url.replace(/[?#].*$/, '?…')}`;
+  const script = job.command.slice(1).find((arg) => !arg.startsWith('-') && !arg.includes('{{'));
+  return [job.command[0], script].filter((part) => part !== undefined).join(' ');
+}
+
+/** ERROR findings break Policy limits: the fix is the Policy or the schedule, never a per-manifest waiver. */
+function applyAcceptance(findings: Finding[], accepted: RiskAcceptance[], nowMs: number): Finding[] {
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  return findings.map((finding) => {
+    const match = finding.level === 'ERROR' ? undefined : accepted.find((a) => a.code === finding.code && a.until.slice(0, 10) >= today);
+    return match ? { ...finding, accepted: { reason: match.reason, until: match.until } } : finding;
+  });
+}
+
+export function assessChange(input: RiskInput): Finding[] {
+  const findings: Finding[] = [];
+  const add: AddFinding = (code, level, message, hint, paths = []) => {
+    const location = paths.map((path) => input.locate(path)).find((found) => found !== undefined);
+    findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
+  };
+  for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution]) check(input, add);
+  return applyAcceptance(findings, input.riskAccepted, input.nowMs);
+}
+
+const RISK_ORDER: RiskLevel[] = ['LOW', 'MEDIUM', 'HIGH'];
+
+export function highestRisk(findings: Finding[]): RiskLevel | 'NONE' {
+  let highest: RiskLevel | 'NONE' = 'NONE';
+  for (const finding of findings) {
+    if (finding.accepted) continue;
+    const level: RiskLevel = finding.level === 'ERROR' ? 'HIGH' : finding.level;
+    if (highest === 'NONE' || RISK_ORDER.indexOf(level) > RISK_ORDER.indexOf(highest)) highest = level;
+  }
+  return highest;
+}
+
+function describeDst(def: Definition, nowMs: number): string | undefined {
+  const calendar = calendarForDefinition(def);
+  if (calendar.rules.cron.intervalLike) return undefined;
+  const exposures = findDstExposure(calendar, nowMs);
+  if (exposures.length === 0) return undefined;
+  return `DST: ${plural(exposures.length, 'transition')} in 12 months (${[...new Set(exposures.map((e) => `${e.kind} ${e.effect}`))].join(', ')})`;
+}
+
+function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number): string {
+  const next = firstSlot(def, nowMs);
+  const when = next === undefined ? 'never fires' : `next ${formatLocal(next, def.timezone, true)} ${def.timezone}`;
+  const runs = `${plural(figures.runsPerDayAverage, 'run')}/day (peak ${formatCount(figures.runsPerDayPeak)}), ${when}${def.enabled ? '' : ' (disabled)'}`;
+  return [runs, describeDst(def, nowMs)].filter((part) => part !== undefined).join('; ');
+}
+
+function describeUpdate(input: RiskInput, before: Definition, after: Definition): string[] {
+  const { nowMs } = input;
+  const parts: string[] = [];
+  const peakBefore = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
+  const peakAfter = figuresOf(after, input.afterFigures, nowMs).runsPerDayPeak;
+  if (peakBefore !== peakAfter) parts.push(`runs/day ${formatCount(peakBefore)} → ${formatCount(peakAfter)}`);
+  const [slotBefore, slotAfter] = [firstSlot(before, nowMs), firstSlot(after, nowMs)];
+  if (slotBefore !== slotAfter) {
+    const sameDay = slotBefore !== undefined && slotAfter !== undefined && formatUtc(slotBefore).slice(0, 10) === formatUtc(slotAfter).slice(0, 10);
+    const show = (ms: number | undefined) => (ms === undefined ? 'none' : sameDay ? formatUtcClock(ms) : formatUtc(ms));
+    parts.push(`next slot ${show(slotBefore)} → ${show(slotAfter)}`);
+  }
+  if (before.enabled !== after.enabled) parts.push(after.enabled ? 'enabled' : 'disabled');
+  const dst = differs(before, after, ['cron', 'timezone', 'dst', 'dayMatch']) ? describeDst(after, nowMs) : undefined;
+  if (dst) parts.push(dst);
+  if (parts.length > 0) return parts;
+  const keys = (Object.keys(after) as Array<keyof Definition>).filter((key) => key !== 'name' && differs(before, after, [key]));
+  return keys.length > 0 ? [`changed ${keys.join(', ')}; timing unchanged`] : [];
+}
+
+/** One semantic sentence per change: what it does to runs, not which fields moved. */
+export function headlineFor(input: RiskInput): string {
+  const { action, before, after, nowMs } = input;
+  if (action === 'archive') {
+    const stops = input.history && input.history.runsLast30Days > 0 ? ' will stop' : '';
+    return `archive: ${describeHistory(input.history)}${stops}`;
+  }
+  if (!after) return action;
+  if (!before || action === 'create' || action === 'restore') {
+    return `${action === 'restore' ? 'restore' : 'new'}: ${describeNew(after, figuresOf(after, input.afterFigures, nowMs), nowMs)}`;
+  }
+  const parts = describeUpdate(input, before, after);
+  if (action === 'rename') return [`renamed from ${before.name} (history kept)`, ...parts].join('; ');
+  return parts.length > 0 ? parts.join('; ') : 'no semantic change';
+}

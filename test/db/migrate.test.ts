@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { openDatabase, queryRows, type Database } from '../../src/db/client.js';
+import { ensureSchema, migrateDatabase, readSchemaStatus } from '../../src/db/migrate.js';
+
+describe('migrations on embedded PGlite', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+  });
+
+  it('reports a fresh database as behind, then migrates it and creates every table', async () => {
+    database = await openDatabase({ inMemory: true });
+    const before = await readSchemaStatus(database);
+    expect(before.upToDate).toBe(false);
+    expect(before.pending.length).toBe(before.expected);
+    const after = await migrateDatabase(database);
+    expect(after).toMatchObject({ upToDate: true, pending: [] });
+    const tables = await queryRows<{ table_name: string }>(database.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
+    expect(tables.map((t) => t.table_name)).toEqual(['audit_log', 'run_attempts', 'runners', 'schedule_runs', 'schedule_versions', 'schedules']);
+  });
+
+  it('ensureSchema migrates an embedded database automatically', async () => {
+    database = await openDatabase({ inMemory: true });
+    await ensureSchema(database);
+    expect((await readSchemaStatus(database)).upToDate).toBe(true);
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { Definition } from '../../src/compile/definition.js';
+import { calendarForDefinition, computeFigures, computeMinuteLoad, countSlotsBetween, findSharedInstants } from '../../src/plan/figures.js';
+import { slotsBetween } from '../../src/time/slots.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const HOUR = 3_600_000;
+
+function definition(overrides: Partial<Definition> = {}): Definition {
+  return {
+    name: 'daily-report',
+    description: null,
+    owner: null,
+    labels: {},
+    cron: '30 19 * * *',
+    timezone: 'Asia/Seoul',
+    enabled: true,
+    dayMatch: null,
+    job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: '.', env: {} },
+    timeoutMs: 20 * 60_000,
+    overlap: 'SKIP_NEW',
+    misfire: 'RUN_ONCE',
+    maxCatchUp: 100,
+    gracePeriodMs: 24 * HOUR,
+    retry: { maxAttempts: 1, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 },
+    onStall: 'retry',
+    priority: 'NORMAL',
+    criticality: 'MEDIUM',
+    queue: 'default',
+    jitterMs: 0,
+    dst: { gap: 'shift', fold: 'first' },
+    businessDate: { offsetDays: 0 },
+    approval: 'none',
+    payload: {},
+    ...overrides,
+  };
+}
+
+describe('computeFigures', () => {
+  it('counts a per-second schedule without enumerating it', () => {
+    const figures = computeFigures(definition({ cron: '* * * * * *', timezone: 'UTC' }), NOW);
+    expect(figures).toMatchObject({ runsPerDayPeak: 86_400, runsPerDayAverage: 86_400, peakRunsPerMinute: 60, minIntervalMs: 1000 });
+    expect(figures.nextSlots).toEqual(['2026-06-01T12:00:01.000Z', '2026-06-01T12:00:02.000Z', '2026-06-01T12:00:03.000Z', '2026-06-01T12:00:04.000Z', '2026-06-01T12:00:05.000Z']);
+  });
+
+  it('gives the next slots in UTC and in local time', () => {
+    const figures = computeFigures(definition(), NOW);
+    expect(figures).toMatchObject({ runsPerDayPeak: 1, runsPerDayAverage: 1, peakRunsPerMinute: 1, minIntervalMs: 86_400_000 });
+    expect(figures.nextSlots.slice(0, 2)).toEqual(['2026-06-02T10:30:00.000Z', '2026-06-03T10:30:00.000Z']);
+    expect(figures.nextSlotsLocal.slice(0, 2)).toEqual(['2026-06-02 19:30:00 +09:00', '2026-06-03 19:30:00 +09:00']);
+  });
+
+  it.each([
+    { cron: '0 * * * *', peakRunsPerMinute: 1, minIntervalMs: 3_600_000 },
+    { cron: '*/15 * * * * *', peakRunsPerMinute: 4, minIntervalMs: 15_000 },
+    { cron: '0,1,2 30 9 * * 1-5', peakRunsPerMinute: 3, minIntervalMs: 1000 },
+  ])('$cron: $peakRunsPerMinute runs in its busiest minute', ({ cron, peakRunsPerMinute, minIntervalMs }) => {
+    expect(computeFigures(definition({ cron, timezone: 'Europe/Berlin' }), NOW)).toMatchObject({ peakRunsPerMinute, minIntervalMs });
+  });
+});
+
+describe('countSlotsBetween', () => {
+  // Enumerating slots is the oracle; the count walks minutes, including across DST days.
+  it.each([
+    { cron: '*/7 * * * * *', zone: 'America/New_York', from: '2026-11-01T04:59:30Z', hours: 3 },
+    { cron: '0,30 * * * *', zone: 'America/New_York', from: '2026-03-08T05:00:17Z', hours: 24 },
+    { cron: '10-20 30 2 * * *', zone: 'Europe/Berlin', from: '2026-03-28T12:00:00Z', hours: 48 },
+    { cron: '30 19 * * *', zone: 'Asia/Seoul', from: '2026-06-01T12:00:00Z', hours: 24 * 9 },
+  ])('$cron in $zone over $hours h from $from', ({ cron, zone, from, hours }) => {
+    const def = definition({ cron, timezone: zone });
+    const fromMs = Date.parse(from);
+    expect(countSlotsBetween(def, fromMs, fromMs + hours * HOUR)).toBe(slotsBetween(calendarForDefinition(def), fromMs, fromMs + hours * HOUR).length);
+  });
+
+  it('counts seconds at partial minutes exactly', () => {
+    const def = definition({ cron: '* * * * * *', timezone: 'UTC' });
+    expect(countSlotsBetween(def, Date.parse('2026-06-01T12:00:30.500Z'), Date.parse('2026-06-01T12:02:10Z'))).toBe(29 + 60 + 10);
+  });
+});
+
+describe('computeMinuteLoad', () => {
+  it('sums 10,000 schedules and a per-second one per minute', () => {
+    const spread = Array.from({ length: 9000 }, (_, i) => definition({ name: `spread-${i}`, cron: `${i % 60} ${Math.floor(i / 60) % 24} * * *`, timezone: 'UTC' }));
+    const nine = Array.from({ length: 1000 }, (_, i) => definition({ name: `nine-${i}`, cron: '0 9 * * *', timezone: 'UTC' }));
+    const perSecond = definition({ name: 'per-second', cron: '* * * * * *', timezone: 'Europe/Berlin' });
+    const disabled = definition({ name: 'paused', cron: '0 9 * * *', timezone: 'UTC', enabled: false });
+    // 09:00Z is minute 540: 1,000 "nine" + 6 spread (i ≡ 540 mod 1,440 below 9,000) + 60 per-second.
+    expect(computeMinuteLoad([...spread, ...nine, perSecond, disabled], NOW)).toEqual({ peakRunsPerMinute: 1066, peakMinute: '2026-06-02T09:00:00.000Z' });
+  });
+
+  it('enumerates minutes of a per-second schedule that does not fire every minute', () => {
+    const defs = [definition({ cron: '* 0-29 * * * *', timezone: 'UTC' }), definition({ cron: '*/20 15 * * * *', timezone: 'UTC' })];
+    expect(computeMinuteLoad(defs, NOW)).toEqual({ peakRunsPerMinute: 63, peakMinute: '2026-06-01T12:15:00.000Z' });
+  });
+
+  it('reports no peak without enabled schedules', () => {
+    expect(computeMinuteLoad([definition({ enabled: false })], NOW)).toEqual({ peakRunsPerMinute: 0, peakMinute: null });
+  });
+});
+
+describe('findSharedInstants', () => {
+  const at = (name: string, cron: string, extra: Partial<Definition> = {}) => ({ name, def: definition({ name, cron, timezone: 'UTC', ...extra }) });
+  const midnight = Array.from({ length: 11 }, (_, i) => at(`job-${String(i).padStart(2, '0')}`, '0 0 * * *'));
+  const others = [at('jittered', '0 0 * * *', { jitterMs: 30_000 }), at('per-two-seconds', '*/2 * * * * *'), at('every-minute', '* * * * *')];
+
+  it('finds seconds shared by at least the threshold, ignoring jitter and high-frequency schedules', () => {
+    const shared = findSharedInstants([...midnight, ...others], NOW);
+    expect(shared).toEqual([{ instant: '2026-06-02T00:00:00.000Z', names: ['every-minute', ...midnight.map((s) => s.name)] }]);
+  });
+
+  it('returns nothing below the threshold', () => {
+    expect(findSharedInstants(midnight.slice(0, 5), NOW)).toEqual([]);
+    expect(findSharedInstants(midnight.slice(0, 5), NOW, 5)).toHaveLength(1);
+  });
+});

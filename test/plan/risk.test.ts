@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type Definition, type JobDefinition } from '../../src/compile/definition.js';
+import { computeFigures } from '../../src/plan/figures.js';
+import type { Finding } from '../../src/plan/plan-types.js';
+import { assessChange, headlineFor, highestRisk, RiskCodes, type RiskInput } from '../../src/plan/risk.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+
+function definition(overrides: Partial<Definition> = {}): Definition {
+  return {
+    name: 'daily-report',
+    description: null,
+    owner: null,
+    labels: {},
+    cron: '30 19 * * *',
+    timezone: 'Asia/Seoul',
+    enabled: true,
+    dayMatch: null,
+    job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--date', '{{businessDate}}'], cwd: '.', env: {} },
+    timeoutMs: 20 * MINUTE,
+    overlap: 'SKIP_NEW',
+    misfire: 'RUN_ONCE',
+    maxCatchUp: 100,
+    gracePeriodMs: 24 * HOUR,
+    retry: { maxAttempts: 1, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 },
+    onStall: 'retry',
+    priority: 'NORMAL',
+    criticality: 'MEDIUM',
+    queue: 'default',
+    jitterMs: 0,
+    dst: { gap: 'shift', fold: 'first' },
+    businessDate: { offsetDays: 0 },
+    approval: 'none',
+    payload: {},
+    ...overrides,
+  };
+}
+
+const http = (overrides: Partial<Extract<JobDefinition, { type: 'http' }>> = {}): JobDefinition => ({ type: 'http', url: 'https://api.example.com/report', method: 'POST', headers: {}, expectStatus: [[200, 299]], ...overrides });
+
+/** before/after given as overrides of the default definition; null means absent. */
+function change(before: Partial<Definition> | null, after: Partial<Definition> | null, extra: Partial<RiskInput> = {}): RiskInput {
+  const beforeDef = before ? definition(before) : null;
+  const afterDef = after ? definition(after) : null;
+  return {
+    action: !beforeDef ? 'create' : !afterDef ? 'archive' : 'update',
+    name: 'daily-report',
+    before: beforeDef,
+    after: afterDef,
+    beforeFigures: beforeDef ? computeFigures(beforeDef, NOW) : null,
+    afterFigures: afterDef ? computeFigures(afterDef, NOW) : null,
+    policy: DEFAULT_POLICY,
+    nowMs: NOW,
+    riskAccepted: [],
+    locate: (path) => ({ cron: { file: 'schedules/report.yaml', line: 9, column: 9 }, timezone: { file: 'schedules/report.yaml', line: 10, column: 13 } })[path],
+    ...extra,
+  };
+}
+
+const only = (findings: Finding[], code: string) => findings.filter((f) => f.code === code);
+const codesOf = (findings: Finding[]) => findings.map((f) => f.code);
+
+const herd = { instant: '2026-06-02T10:30:00.000Z', names: ['daily-report', ...Array.from({ length: 11 }, (_, i) => `other-${i}`)] };
+const CASES = [
+  { code: 'CF101', level: 'HIGH', input: change({ cron: '0 * * * *' }, { cron: '* * * * *', timeoutMs: MINUTE / 2 }), message: 'runs/day 24 → 1,440 (×60)' },
+  { code: 'CF106', level: 'MEDIUM', input: change({ cron: '0 */2 * * *' }, { cron: '0 * * * *' }), message: 'runs/day 12 → 24 (×2)' },
+  { code: 'CF102', level: 'HIGH', input: change(null, { cron: '*/10 * * * * *' }), message: 'new schedule fires more often than once a minute: shortest interval 10s, up to 6 runs/minute, 8,640 runs/day' },
+  { code: 'CF103', level: 'ERROR', input: change(null, { cron: '*/5 * * * *' }, { policy: { ...DEFAULT_POLICY, maxRunsPerDay: 100 } }), message: 'peak runs/day 288 is over the Policy maximum 100' },
+  { code: 'CF104', level: 'ERROR', input: change(null, { cron: '*/5 * * * *' }, { policy: { ...DEFAULT_POLICY, minIntervalMs: 10 * MINUTE } }), message: 'shortest interval 5m is under the Policy minimum 10m' },
+  { code: 'CF105', level: 'MEDIUM', input: change(null, {}, { sharedInstants: [herd] }), message: 'fires at 2026-06-02T10:30Z in the same second as 11 other schedules' },
+  { code: 'CF201', level: 'MEDIUM', input: change({}, null, { history: { lastRunAt: '2026-05-31T10:30:00Z', runsLast30Days: 29 } }), message: 'archiving stops all runs: last run 2026-05-31T10:30Z, 29 runs in 30 days' },
+  { code: 'CF201', level: 'LOW', input: change({}, null, { history: { lastRunAt: null, runsLast30Days: 0 } }), message: 'archiving stops all runs: never ran' },
+  { code: 'CF202', level: 'HIGH', input: change({ criticality: 'CRITICAL' }, { criticality: 'CRITICAL', enabled: false }), message: 'disabling a CRITICAL criticality schedule: its runs and alerts stop' },
+  { code: 'CF203', level: 'MEDIUM', input: change({}, { enabled: false }), message: 'disabling stops new runs until the schedule is enabled again (history kept)' },
+  { code: 'CF303', level: 'MEDIUM', input: change({}, { cron: '0 19 * * *' }), message: 'cron change moves the next slots: 2026-06-02T10:30Z, 2026-06-03T10:30Z, 2026-06-04T10:30Z → 2026-06-02T10:00Z, 2026-06-03T10:00Z, 2026-06-04T10:00Z' },
+  { code: 'CF401', level: 'LOW', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: '.', env: { NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' } } } }), message: 'job.env.NOTION_TOKEN reads a secret from environment variable NOTION_TOKEN' },
+  { code: 'CF402', level: 'HIGH', input: change({ job: http({ headers: { Authorization: { fromEnv: 'API_TOKEN' } } }) }, { job: http({ headers: { Authorization: 'Bearer abc123' } }) }), message: 'job.headers.Authorization was read from environment variable API_TOKEN and is now a literal value (not shown)' },
+  { code: 'CF501', level: 'MEDIUM', input: change(null, { cron: '*/5 * * * *' }), message: 'timeout 20m ≥ shortest interval 5m: a run that uses its timeout overlaps the next slot; overlap SKIP_NEW skips the slots that fall during a run' },
+  { code: 'CF501', level: 'HIGH', input: change(null, { cron: '*/5 * * * *', overlap: 'ALLOW' }), message: 'timeout 20m ≥ shortest interval 5m: a run that uses its timeout overlaps the next slot; overlap ALLOW runs them concurrently' },
+  { code: 'CF502', level: 'LOW', input: change(null, { misfire: 'SKIP' }), message: 'a 1h outage leads to 0 runs, a 24h outage to 0 runs (misfire SKIP, gracePeriod 1d; 1 and 1 slots missed)' },
+  { code: 'CF502', level: 'LOW', input: change(null, {}), message: 'a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN_ONCE, gracePeriod 1d; 1 and 1 slots missed)' },
+  { code: 'CF502', level: 'MEDIUM', input: change(null, { cron: '0 * * * *', misfire: 'MANUAL' }), message: 'a 1h outage leads to 1 run waiting for approval, a 24h outage to 24 runs waiting for approval (misfire MANUAL, gracePeriod 1d; 1 and 24 slots missed)' },
+  { code: 'CF502', level: 'HIGH', input: change(null, { cron: '*/5 * * * *', misfire: 'CATCH_UP_ALL', maxCatchUp: 200, timeoutMs: MINUTE }), message: 'a 1h outage leads to 12 runs, a 24h outage to 200 runs (misfire CATCH_UP_ALL, maxCatchUp 200, gracePeriod 1d; 12 and 288 slots missed)' },
+  { code: 'CF502', level: 'LOW', input: change(null, { cron: '*/5 * * * *', misfire: 'CATCH_UP_ALL', gracePeriodMs: 10 * MINUTE, timeoutMs: MINUTE }), message: 'a 1h outage leads to 2 runs, a 24h outage to 2 runs (misfire CATCH_UP_ALL, maxCatchUp 100, gracePeriod 10m; 12 and 288 slots missed)' },
+  { code: 'CF503', level: 'HIGH', input: change({ approval: 'required' }, { approval: 'none' }), message: 'approval removed: runs start without waiting for a human (MANUAL_REQUIRED)' },
+  { code: 'CF504', level: 'MEDIUM', input: change({}, { job: { type: 'command', command: ['python3', '-u', 'jobs/report.py'], cwd: '.', env: {} } }), message: 'job target changed: node jobs/daily-report.js → python3 jobs/report.py' },
+  { code: 'CF504', level: 'MEDIUM', input: change({ job: http() }, { job: http({ url: 'https://api.example.com/v2/report?key=abc' }) }), message: 'job target changed: POST https://api.example.com/report → POST https://api.example.com/v2/report?…' },
+  { code: 'CF505', level: 'LOW', input: change(null, { job: http(), retry: { maxAttempts: 3, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 } }), message: 'POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect' },
+] as const;
+
+describe('assessChange: one finding per code', () => {
+  it.each(CASES)('$code $level: $message', ({ code, level, input, message }) => {
+    const found = only(assessChange(input), code);
+    expect(found.map((f) => ({ level: f.level, message: f.message }))).toContainEqual({ level, message });
+    expect(found.every((f) => f.hint)).toBe(true);
+  });
+
+  it('CF202 for archiving a HIGH criticality schedule', () => {
+    expect(codesOf(assessChange(change({ criticality: 'HIGH' }, null)))).toEqual(['CF201', 'CF202']);
+  });
+
+  it('CF301 shows the next slot in both zones, located at spec.timezone', () => {
+    const [finding] = only(assessChange(change({}, { timezone: 'Europe/Berlin' })), 'CF301');
+    expect(finding).toMatchInlineSnapshot(`
+      {
+        "code": "CF301",
+        "hint": "confirm the job should follow the new zone; consumers see runs at other UTC times",
+        "level": "MEDIUM",
+        "location": {
+          "column": 13,
+          "file": "schedules/report.yaml",
+          "line": 10,
+        },
+        "message": "timezone change moves the next slot: 19:30 Asia/Seoul = 10:30Z → 19:30 Europe/Berlin = 17:30Z",
+      }
+    `);
+  });
+
+  it('CF302 lists the DST transitions with local and UTC instants and the dst policy', () => {
+    const findings = assessChange(change(null, { cron: '30 1,2 * * *', timezone: 'America/New_York', dst: { gap: 'skip', fold: 'both' } }));
+    expect(only(findings, 'CF302')).toMatchInlineSnapshot(`
+      [
+        {
+          "code": "CF302",
+          "hint": "check spec.dst (gap: shift|skip, fold: first|second|both), or pick a local time outside the transition hours",
+          "level": "LOW",
+          "location": {
+            "column": 9,
+            "file": "schedules/report.yaml",
+            "line": 9,
+          },
+          "message": "DST touches this schedule 2 times in the next 12 months: 2026-11-01T06:00Z: 01:00:00–02:00:00 happens twice on 2026-11-01: 1 slot(s) run twice (dst.fold: both) (01:30 local → 2026-11-01T05:30Z and 2026-11-01T06:30Z); 2027-03-14T07:00Z: 02:00:00–03:00:00 does not exist on 2027-03-14: 1 slot(s) do not run that day (dst.gap: skip) (02:30 local → no run)",
+        },
+      ]
+    `);
+  });
+
+  it('never prints a secret value', () => {
+    const findings = assessChange(change({ job: http({ headers: { Authorization: { fromEnv: 'API_TOKEN' } } }) }, { job: http({ headers: { Authorization: 'Bearer abc123' } }) }));
+    expect(JSON.stringify(findings)).not.toContain('abc123');
+  });
+
+  it('locates findings through the manifest', () => {
+    const [finding] = only(assessChange(change({}, { cron: '0 19 * * *' })), 'CF303');
+    expect(finding?.location).toEqual({ file: 'schedules/report.yaml', line: 9, column: 9 });
+  });
+});
+
+describe('assessChange: what does not raise a finding', () => {
+  it.each([
+    { why: 'an unchanged cron', code: 'CF303', input: change({}, { description: 'new words' }) },
+    { why: 'a cron rewritten to the same slots', code: 'CF303', input: change({ cron: '0 0 * * *' }, { cron: '@daily' }) },
+    { why: 'an unchanged timezone', code: 'CF301', input: change({}, { cron: '0 19 * * *' }) },
+    { why: 'no DST in Asia/Seoul', code: 'CF302', input: change(null, {}) },
+    { why: 'an interval-like schedule', code: 'CF302', input: change(null, { cron: '0 * * * *', timezone: 'America/New_York' }) },
+    { why: 'an update that leaves catch-up alone', code: 'CF502', input: change({}, { description: 'new words' }) },
+    { why: 'fewer runs', code: 'CF106', input: change({ cron: '0 * * * *' }, { cron: '0 */2 * * *' }) },
+    { why: 'a secret reference that already existed', code: 'CF401', input: change({ job: http({ headers: { A: { fromEnv: 'TOKEN' } } }) }, { job: http({ headers: { B: { fromEnv: 'TOKEN' } } }) }) },
+    { why: 'a jittered schedule', code: 'CF105', input: change(null, { jitterMs: 30_000 }, { sharedInstants: [{ instant: '2026-06-02T10:30:00.000Z', names: ['daily-report'] }] }) },
+    { why: 'a flag moved in the same script', code: 'CF504', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--full'], cwd: '.', env: {} } }) },
+    { why: 'a GET retried', code: 'CF505', input: change(null, { job: http({ method: 'GET' }), retry: { maxAttempts: 3, backoff: 'fixed', initialDelayMs: 1000, maxDelayMs: 1000 } }) },
+  ])('$code: not for $why', ({ code, input }) => {
+    expect(codesOf(assessChange(input))).not.toContain(code);
+  });
+});
+
+describe('risk acceptance', () => {
+  const surge = (riskAccepted: RiskInput['riskAccepted'], extra: Partial<RiskInput> = {}) => assessChange(change({ cron: '0 * * * *' }, { cron: '* * * * *', timeoutMs: 30_000 }, { riskAccepted, ...extra }));
+
+  it.each([
+    { until: '2026-06-30', accepted: true },
+    { until: '2026-06-01', accepted: true },
+    { until: '2026-05-31', accepted: false },
+  ])('an acceptance until $until applies: $accepted', ({ until, accepted }) => {
+    const [finding] = only(surge([{ code: 'CF101', reason: 'load test', until }]), 'CF101');
+    expect(finding?.accepted).toEqual(accepted ? { reason: 'load test', until } : undefined);
+  });
+
+  it('never accepts an ERROR finding', () => {
+    const findings = surge([{ code: 'CF103', reason: 'please', until: '2027-01-01' }], { policy: { ...DEFAULT_POLICY, maxRunsPerDay: 100 } });
+    expect(only(findings, 'CF103')[0]).toMatchObject({ level: 'ERROR' });
+    expect(only(findings, 'CF103')[0]?.accepted).toBeUndefined();
+  });
+});
+
+describe('highestRisk', () => {
+  const f = (level: Finding['level'], accepted = false): Finding => ({ code: 'CF999', level, message: '', ...(accepted ? { accepted: { reason: 'r', until: '2030-01-01' } } : {}) });
+  it.each([
+    { findings: [], risk: 'NONE' },
+    { findings: [f('LOW'), f('MEDIUM')], risk: 'MEDIUM' },
+    { findings: [f('LOW'), f('HIGH', true)], risk: 'LOW' },
+    { findings: [f('HIGH', true)], risk: 'NONE' },
+    { findings: [f('LOW'), f('ERROR')], risk: 'HIGH' },
+  ])('$risk', ({ findings, risk }) => {
+    expect(highestRisk(findings)).toBe(risk);
+  });
+});
+
+describe('headlineFor', () => {
+  it.each([
+    { action: 'create', input: change(null, {}), headline: 'new: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul' },
+    { action: 'create', input: change(null, { cron: '30 2 * * *', timezone: 'America/New_York' }), headline: 'new: 1 run/day (peak 1), next 2026-06-02 02:30 America/New_York; DST: 1 transition in 12 months (gap shift)' },
+    { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *' }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z' },
+    { action: 'update', input: change({}, { timeoutMs: HOUR }), headline: 'changed timeoutMs; timing unchanged' },
+    { action: 'archive', input: change({}, null, { history: { lastRunAt: '2026-05-31T10:30:00Z', runsLast30Days: 29 } }), headline: 'archive: last run 2026-05-31T10:30Z, 29 runs in 30 days will stop' },
+    { action: 'rename', input: change({ name: 'daily-summary' }, {}, { action: 'rename' }), headline: 'renamed from daily-summary (history kept)' },
+    { action: 'restore', input: change({ enabled: false }, {}, { action: 'restore' }), headline: 'restore: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul' },
+  ])('$action: $headline', ({ input, headline }) => {
+    expect(headlineFor(input)).toBe(headline);
+  });
+});
+
+it('RiskCodes is the table of every code, and each has a test case', () => {
+  const tested = new Set([...CASES.map((c) => c.code), 'CF202', 'CF301', 'CF302']);
+  expect(Object.keys(RiskCodes).filter((code) => !tested.has(code))).toEqual([]);
+  expect(Object.keys(RiskCodes)).toMatchInlineSnapshot(`
+    [
+      "CF101",
+      "CF102",
+      "CF103",
+      "CF104",
+      "CF105",
+      "CF106",
+      "CF201",
+      "CF202",
+      "CF203",
+      "CF301",
+      "CF302",
+      "CF303",
+      "CF401",
+      "CF402",
+      "CF501",
+      "CF502",
+      "CF503",
+      "CF504",
+      "CF505",
+    ]
+  `);
+});
