@@ -12,9 +12,13 @@ import { parseDurationMs } from './duration.js';
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
-/** Default `timeout`: the schedule's shortest interval, at least 1 minute and at most 1 hour. */
+/**
+ * Default `timeout`: 90% of the schedule's shortest interval, at most 1 hour, at least 1 second.
+ * A run still going when its next slot is due is almost always stuck, and a default below the
+ * interval keeps the overlap policy (and plan's CF501) for schedules that really ask for it.
+ */
 export function defaultTimeoutMs(minIntervalMs: number): number {
-  return Math.min(Math.max(minIntervalMs, MINUTE_MS), HOUR_MS);
+  return Math.max(1000, Math.min(Math.floor((minIntervalMs * 0.9) / 1000) * 1000, HOUR_MS));
 }
 
 /** Default `gracePeriod` (SPEC §3.1): one period, at least 1 minute. */

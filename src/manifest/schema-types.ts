@@ -100,7 +100,7 @@ export interface ScheduleSpec {
   dayMatch?: "any" | "all";
   job: Job;
   /**
-   * Maximum runtime of one attempt; the attempt is killed after it.
+   * Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h.
    */
   timeout?: string;
   /**
