@@ -1,8 +1,14 @@
-import Validate from './validate.js';
+import Apply from './apply.js';
+import Migrate from './migrate.js';
+import Plan from './plan.js';
 import Preview from './preview.js';
+import Validate from './validate.js';
 
 // oclif "explicit" command discovery: a fixed table is faster to load than a directory scan.
 export const commands = {
-  validate: Validate,
+  apply: Apply,
+  migrate: Migrate,
+  plan: Plan,
   preview: Preview,
+  validate: Validate,
 };

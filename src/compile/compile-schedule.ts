@@ -51,7 +51,22 @@ function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
   };
 }
 
-export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression, source: SourceLocation): CompiledSchedule {
+const METADATA_FIELDS = new Set(['name', 'description', 'owner', 'labels']);
+const RENAMED_FIELDS: Record<string, string> = { timeoutMs: 'timeout', gracePeriodMs: 'gracePeriod', jitterMs: 'jitter', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay' };
+
+/** Definition path → manifest path: `timeoutMs` → spec.timeout, `name` → metadata.name. */
+export function manifestPathOf(definitionPath: string): string[] {
+  const segments = definitionPath.split('.').map((segment) => RENAMED_FIELDS[segment] ?? segment);
+  return METADATA_FIELDS.has(segments[0]!) ? ['metadata', ...segments] : ['spec', ...segments];
+}
+
+export interface FieldLocator {
+  file: string;
+  locate(path: ReadonlyArray<string | number>): { line: number; column: number };
+}
+
+export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression, doc: FieldLocator): CompiledSchedule {
+  const source: SourceLocation = { file: doc.file, ...doc.locate([]) };
   const { metadata, spec } = manifest;
   const minIntervalMs = (minIntervalSeconds(cron, spec.dayMatch) ?? 86_400) * 1000;
   const definition: Definition = {
@@ -93,5 +108,6 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     previousName: metadata.previousName ?? null,
     riskAccepted: (metadata.riskAccepted ?? []).map((r) => ({ code: r.code, reason: r.reason, until: r.until })),
     source,
+    locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath)) }),
   };
 }

@@ -57,7 +57,7 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
     // A duplicate name is reported by the repository rules; only its first occurrence compiles.
     if (!result.cron || hasErrors(result.diagnostics) || names.has(manifest.metadata.name)) continue;
     names.add(manifest.metadata.name);
-    schedules.push(compileSchedule(manifest, result.cron, { file: doc.file, ...doc.locate([]) }));
+    schedules.push(compileSchedule(manifest, result.cron, doc));
   }
   const scheduleDocuments = documents.filter((doc) => kindOf(doc) === 'Schedule').length;
   return { schedules, policy, diagnostics: sortDiagnostics(diagnostics), scheduleDocuments };

@@ -88,6 +88,11 @@ export interface CompiledSchedule {
   previousName: string | null;
   riskAccepted: RiskAcceptance[];
   source: SourceLocation;
+  /**
+   * Where a Definition path (`cron`, `timeoutMs`, `job.env.TOKEN`…) is written in the manifest;
+   * a defaulted field resolves to its nearest written ancestor. Used by plan findings.
+   */
+  locateField: (definitionPath: string) => SourceLocation;
 }
 
 export interface QueueLimits {

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { Args, Command, Flags } from '@oclif/core';
+import { parseDurationMs } from '../compile/duration.js';
+import { resolveAuthor } from '../operations/actor.js';
+import { ApplyLockTimeoutError, applyPlan, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError, type ApplyResult } from '../operations/apply.js';
+import { withDatabase } from '../operations/database.js';
+import { loadDesired, planAgainstDatabase } from '../operations/plan.js';
+import type { Plan } from '../plan/plan-types.js';
+import { parsePlanJson } from '../plan/render-json.js';
+import { renderPlanText } from '../plan/render-text.js';
+import { systemClock } from '../shared/clock.js';
+import { ExitCodes } from '../shared/exit-codes.js';
+import { createPalette } from '../shared/terminal.js';
+import { databaseFlags } from './database-flags.js';
+
+export default class Apply extends Command {
+  static override summary = 'Apply a saved plan, or plan and apply the manifests in one step.';
+  static override examples = ['<%= config.bin %> apply plan.json', '<%= config.bin %> apply --auto-approve --reason "weekly report moved to 09:00"'];
+  static override args = {
+    plan: Args.string({ description: 'plan file written by `cronform plan --out`', required: false }),
+  };
+  static override flags = {
+    dir: Flags.string({ description: 'manifest directory (when planning here)', default: 'schedules' }),
+    'auto-approve': Flags.boolean({ description: 'apply without asking (required without a terminal)' }),
+    actor: Flags.string({ description: 'who applies (default: CI environment, then git user)' }),
+    reason: Flags.string({ description: 'why, recorded in the audit log' }),
+    'lock-timeout': Flags.string({ description: 'how long to wait for a concurrent apply', default: '5m' }),
+    'allow-mass-archive': Flags.boolean({ description: 'allow archiving many schedules at once' }),
+    ...databaseFlags,
+  };
+
+  async run(): Promise<ApplyResult | { planId: string; applied: [] }> {
+    const { args, flags } = await this.parse(Apply);
+    const cwd = process.cwd();
+    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
+    let lockTimeoutMs: number;
+    try {
+      lockTimeoutMs = parseDurationMs(flags['lock-timeout']);
+    } catch {
+      this.error(`--lock-timeout must be a duration like 30s or 5m (got ${JSON.stringify(flags['lock-timeout'])})`, { exit: ExitCodes.ERROR });
+    }
+    const savedPlan = args.plan ? this.readPlan(args.plan) : undefined;
+    return withDatabase({ databaseUrl: flags['database-url'], cwd }, async (database) => {
+      let plan = savedPlan;
+      if (!plan) {
+        const nowMs = systemClock.nowMs();
+        const desired = await loadDesired({ dir: flags.dir, cwd, nowMs, allowMassArchive: flags['allow-mass-archive'] });
+        plan = await planAgainstDatabase(database, desired, { nowMs, allowMassArchive: flags['allow-mass-archive'] });
+        this.log(renderPlanText(plan, { color: createPalette().level > 0 }));
+        if (plan.errors.length > 0) this.exit(ExitCodes.ERROR);
+        if (plan.changes.length === 0) return { planId: plan.planId, applied: [] as [] };
+        if (!flags['auto-approve'] && !(await this.confirm())) this.error('apply cancelled: nothing was changed', { exit: ExitCodes.ERROR });
+      }
+      try {
+        const result = await applyPlan(database, plan, { author, clock: systemClock, lockTimeoutMs });
+        this.log(result.applied.length === 0 ? 'Nothing to apply.' : `Applied plan ${result.planId}: ${result.applied.map((a) => `${a.action} ${a.name} (v${a.version})`).join(', ')}`);
+        return result;
+      } catch (error) {
+        if (error instanceof StalePlanError || error instanceof PlanAlreadyAppliedError) this.error(error.message, { exit: ExitCodes.STALE_PLAN });
+        if (error instanceof ApplyLockTimeoutError) this.error(error.message, { exit: ExitCodes.LOCK_TIMEOUT });
+        if (error instanceof InvalidPlanError) this.error(error.message, { exit: ExitCodes.ERROR });
+        throw error;
+      }
+    });
+  }
+
+  private readPlan(file: string): Plan {
+    let plan: Plan;
+    try {
+      plan = parsePlanJson(readFileSync(file, 'utf8'));
+    } catch (error) {
+      this.error(`${file}: ${(error as Error).message}`, { exit: ExitCodes.ERROR });
+    }
+    if (plan.against.kind !== 'database') this.error(`${file} was planned against git ref ${plan.against.ref}, not a database: plan against the database to apply`, { exit: ExitCodes.ERROR });
+    return plan;
+  }
+
+  private async confirm(): Promise<boolean> {
+    if (!process.stdin.isTTY) this.error('refusing to apply without --auto-approve: no terminal to confirm on', { exit: ExitCodes.ERROR });
+    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return (await prompt.question('Apply these changes? Only "yes" is accepted: ')).trim() === 'yes';
+    } finally {
+      prompt.close();
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Statements about schedules, their versions and the audit log, named by intent (STYLE rule 3).
+ */
+import { and, count, desc, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
+import type { Definition } from '../compile/definition.js';
+import type { RunHistory, StoredSchedule } from '../plan/stored-schedule.js';
+import { queryRows, type Executor } from './client.js';
+import { auditLog, scheduleRuns, scheduleVersions, schedules } from './schema.js';
+
+type ScheduleRow = typeof schedules.$inferSelect;
+
+function toStoredSchedule(row: ScheduleRow, versionDigest: string | null): StoredSchedule {
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    digest: row.digest,
+    definition: row.definition,
+    status: row.status as StoredSchedule['status'],
+    managed: row.managed,
+    paused: row.pausedAt
+      ? { at: row.pausedAt.toISOString(), by: row.pausedBy, reason: row.pausedReason, until: row.pausedUntil ? row.pausedUntil.toISOString() : null }
+      : null,
+    versionDigest,
+    nextRunAt: row.nextRunAt ? row.nextRunAt.toISOString() : null,
+  };
+}
+
+export async function listStoredSchedules(executor: Executor): Promise<StoredSchedule[]> {
+  const rows = await executor
+    .select({ schedule: schedules, versionDigest: scheduleVersions.digest })
+    .from(schedules)
+    .leftJoin(scheduleVersions, and(eq(scheduleVersions.scheduleId, schedules.id), eq(scheduleVersions.version, schedules.version)))
+    .orderBy(schedules.name);
+  return rows.map((r) => toStoredSchedule(r.schedule, r.versionDigest));
+}
+
+/** Locks the rows a plan touches (apply holds them until commit), by id and by name. */
+export async function lockSchedules(executor: Executor, ids: number[], names: string[]): Promise<StoredSchedule[]> {
+  if (ids.length === 0 && names.length === 0) return [];
+  const rows = await executor
+    .select({ schedule: schedules, versionDigest: scheduleVersions.digest })
+    .from(schedules)
+    .leftJoin(scheduleVersions, and(eq(scheduleVersions.scheduleId, schedules.id), eq(scheduleVersions.version, schedules.version)))
+    .where(sql`${schedules.id} = any(${sql.param(ids)}::bigint[]) or ${schedules.name} = any(${sql.param(names)}::text[])`)
+    .orderBy(schedules.id)
+    .for('update', { of: schedules });
+  return rows.map((r) => toStoredSchedule(r.schedule, r.versionDigest));
+}
+
+export async function loadRunHistory(executor: Executor, scheduleIds: number[], nowMs: number): Promise<Map<number, RunHistory>> {
+  const history = new Map<number, RunHistory>();
+  if (scheduleIds.length === 0) return history;
+  const since = new Date(nowMs - 30 * 86_400_000);
+  const rows = await executor
+    .select({
+      scheduleId: scheduleRuns.scheduleId,
+      lastRunAt: max(scheduleRuns.startedAt),
+      recent: sql<number>`count(*) filter (where ${scheduleRuns.startedAt} >= ${since})`.mapWith(Number),
+    })
+    .from(scheduleRuns)
+    .where(and(inArray(scheduleRuns.scheduleId, scheduleIds), isNotNull(scheduleRuns.startedAt)))
+    .groupBy(scheduleRuns.scheduleId);
+  for (const row of rows) history.set(row.scheduleId, { lastRunAt: row.lastRunAt ? new Date(row.lastRunAt).toISOString() : null, runsLast30Days: row.recent });
+  return history;
+}
+
+export interface NewSchedule {
+  name: string;
+  definition: Definition;
+  digest: string;
+  nextRunAt: Date | null;
+  at: Date;
+}
+
+export async function insertSchedule(executor: Executor, values: NewSchedule): Promise<number> {
+  const [row] = await executor
+    .insert(schedules)
+    .values({ name: values.name, version: 1, definition: values.definition, digest: values.digest, status: 'ACTIVE', managed: true, nextRunAt: values.nextRunAt, createdAt: values.at, updatedAt: values.at })
+    .returning({ id: schedules.id });
+  return row!.id;
+}
+
+export interface ScheduleUpdate {
+  id: number;
+  name: string;
+  version: number;
+  definition: Definition;
+  digest: string;
+  status: 'ACTIVE' | 'ARCHIVED';
+  nextRunAt: Date | null;
+  at: Date;
+}
+
+export async function updateSchedule(executor: Executor, values: ScheduleUpdate): Promise<void> {
+  await executor
+    .update(schedules)
+    .set({ name: values.name, version: values.version, definition: values.definition, digest: values.digest, status: values.status, nextRunAt: values.nextRunAt, updatedAt: values.at })
+    .where(eq(schedules.id, values.id));
+}
+
+export type NewScheduleVersion = typeof scheduleVersions.$inferInsert;
+export type NewAuditRow = typeof auditLog.$inferInsert;
+
+export async function insertScheduleVersions(executor: Executor, rows: NewScheduleVersion[]): Promise<void> {
+  if (rows.length > 0) await executor.insert(scheduleVersions).values(rows);
+}
+
+export async function insertAuditRows(executor: Executor, rows: NewAuditRow[]): Promise<void> {
+  if (rows.length > 0) await executor.insert(auditLog).values(rows);
+}
+
+export async function isPlanApplied(executor: Executor, planId: string): Promise<boolean> {
+  const [row] = await executor.select({ n: count() }).from(auditLog).where(eq(auditLog.planId, planId));
+  return (row?.n ?? 0) > 0;
+}
+
+/** Who last changed a schedule, for "refused: X moved (by Y)" messages. */
+export async function findLastChange(executor: Executor, scheduleId: number): Promise<{ actor: string; action: string; at: Date } | undefined> {
+  const [row] = await executor
+    .select({ actor: auditLog.actor, action: auditLog.action, at: auditLog.at })
+    .from(auditLog)
+    .where(eq(auditLog.scheduleId, scheduleId))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  return row;
+}
+
+export async function listVersions(executor: Executor, name: string) {
+  return executor
+    .select()
+    .from(scheduleVersions)
+    .where(eq(scheduleVersions.scheduleId, sql`(select id from ${schedules} where ${schedules.name} = ${name})`))
+    .orderBy(scheduleVersions.version);
+}
+
+export async function findVersionsByName(executor: Executor, name: string, versions: number[]) {
+  return executor
+    .select()
+    .from(scheduleVersions)
+    .where(and(inArray(scheduleVersions.version, versions), eq(scheduleVersions.scheduleId, sql`(select id from ${schedules} where ${schedules.name} = ${name})`)));
+}
+
+/** Advisory locks are released at commit or rollback, and when a crashed session's connection dies. */
+export async function tryAdvisoryTransactionLock(executor: Executor, key: number): Promise<boolean> {
+  const [row] = await queryRows<{ locked: boolean }>(executor, sql`select pg_try_advisory_xact_lock(${key}) as locked`);
+  return row?.locked === true;
+}
+
+export const SCHEDULES_CHANNEL = 'cronform_schedules';
+
+export async function notifySchedulesChanged(executor: Executor, payload: string): Promise<void> {
+  await executor.execute(sql`select pg_notify(${SCHEDULES_CHANNEL}, ${payload})`);
+}

@@ -1,0 +1,64 @@
+/**
+ * Use case: compile manifests and diff them against the database (or a git ref) → Plan.
+ */
+import { compileSources, type CompileResult } from '../compile/compile-sources.js';
+import type { Database } from '../db/client.js';
+import { digestOf } from '../compile/digest.js';
+import { listStoredSchedules, loadRunHistory } from '../db/schedule-queries.js';
+import { buildPlan, findArchiveCandidates } from '../plan/build-plan.js';
+import type { Plan } from '../plan/plan-types.js';
+import type { StoredSchedule } from '../plan/stored-schedule.js';
+import { withDatabase, type DatabaseChoice } from './database.js';
+import { loadSourcesAtRef } from './git-ref.js';
+import { validateManifests } from './validate.js';
+import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
+
+export interface PlanOptions {
+  dir: string;
+  cwd: string;
+  nowMs: number;
+  againstRef?: string | undefined;
+  allowMassArchive?: boolean;
+  database: DatabaseChoice;
+}
+
+/** The schedules at a git ref, shaped like stored ones (ids are positions, versions unknown = 0). */
+function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): StoredSchedule[] {
+  const compiled = compileSources(loadSourcesAtRef(ref, dir, cwd), nowMs);
+  return compiled.schedules.map((schedule, index) => ({
+    id: index + 1,
+    name: schedule.definition.name,
+    version: 0,
+    digest: schedule.digest,
+    definition: schedule.definition,
+    status: 'ACTIVE',
+    managed: true,
+    paused: null,
+    versionDigest: digestOf(schedule.definition),
+    nextRunAt: null,
+  }));
+}
+
+export async function planChanges(options: PlanOptions): Promise<Plan> {
+  const desired = await loadDesired(options);
+  const common = { desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false };
+  if (options.againstRef) {
+    const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
+    return buildPlan({ ...common, current, history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
+  }
+  return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
+}
+
+export async function planAgainstDatabase(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs' | 'allowMassArchive'>): Promise<Plan> {
+  const current = await listStoredSchedules(database.db);
+  const candidates = findArchiveCandidates(desired.schedules, current);
+  const history = await loadRunHistory(database.db, candidates.map((s) => s.id), options.nowMs);
+  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, history, against: { kind: 'database', engine: database.engine } });
+}
+
+/** Validate the manifests in `dir` for planning (CF009 is dropped under --allow-mass-archive). */
+export async function loadDesired(options: Pick<PlanOptions, 'dir' | 'cwd' | 'nowMs' | 'allowMassArchive'>): Promise<CompileResult> {
+  const validated = await validateManifests([options.dir], { cwd: options.cwd, nowMs: options.nowMs });
+  // With --allow-mass-archive an empty directory is a deliberate "archive everything".
+  return options.allowMassArchive ? { ...validated, diagnostics: validated.diagnostics.filter((d) => d.code !== DiagnosticCodes.NO_MANIFESTS) } : validated;
+}

@@ -1,0 +1,159 @@
+/**
+ * The diff: desired schedules (compiled manifests) against stored ones → a Plan value.
+ * Pure: the stored state, run history and `nowMs` are inputs.
+ */
+import type { CompileResult } from '../compile/compile-sources.js';
+import type { CompiledSchedule, Definition } from '../compile/definition.js';
+import { digestOf } from '../compile/digest.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import { findDrift } from './drift.js';
+import { diffFields } from './field-diff.js';
+import { computeFigures, computeMinuteLoad, findSharedInstants } from './figures.js';
+import { checkMassArchive } from './mass-archive.js';
+import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type RiskLevel } from './plan-types.js';
+import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
+import type { RunHistory, StoredSchedule } from './stored-schedule.js';
+
+export interface BuildPlanInput {
+  desired: CompileResult;
+  current: StoredSchedule[];
+  /** Run history of the schedules that would be archived (see findArchiveCandidates). */
+  history: Map<number, RunHistory>;
+  nowMs: number;
+  against: Plan['against'];
+  allowMassArchive?: boolean;
+}
+
+interface Pairing {
+  action: ChangeAction | 'unchanged';
+  desired: CompiledSchedule | null;
+  stored: StoredSchedule | null;
+}
+
+/** Match manifests to stored schedules: by name, then by declared previousName. */
+export function pairSchedules(desired: CompiledSchedule[], current: StoredSchedule[]): Pairing[] {
+  const byName = new Map(current.map((s) => [s.name, s]));
+  const claimed = new Set<number>();
+  const pairings: Pairing[] = [];
+  for (const schedule of desired) {
+    const sameName = byName.get(schedule.definition.name);
+    const renamedFrom = schedule.previousName ? byName.get(schedule.previousName) : undefined;
+    if (sameName) {
+      claimed.add(sameName.id);
+      const action = sameName.status === 'ARCHIVED' ? 'restore' : sameName.digest === schedule.digest ? 'unchanged' : 'update';
+      pairings.push({ action, desired: schedule, stored: sameName });
+    } else if (renamedFrom && !claimed.has(renamedFrom.id)) {
+      claimed.add(renamedFrom.id);
+      pairings.push({ action: 'rename', desired: schedule, stored: renamedFrom });
+    } else {
+      pairings.push({ action: 'create', desired: schedule, stored: null });
+    }
+  }
+  for (const stored of current) {
+    // Only schedules cronform created are ever archived, and an archived one stays archived.
+    if (!claimed.has(stored.id) && stored.managed && stored.status === 'ACTIVE') pairings.push({ action: 'archive', desired: null, stored });
+  }
+  return pairings;
+}
+
+export function findArchiveCandidates(desired: CompiledSchedule[], current: StoredSchedule[]): StoredSchedule[] {
+  return pairSchedules(desired, current).flatMap((p) => (p.action === 'archive' && p.stored ? [p.stored] : []));
+}
+
+const RISK_RANK: Record<RiskLevel | 'NONE', number> = { HIGH: 0, MEDIUM: 1, LOW: 2, NONE: 3 };
+const ACTION_RANK: Record<ChangeAction, number> = { archive: 0, update: 1, rename: 2, restore: 3, create: 4 };
+
+function riskRank(change: PlannedChange): number {
+  return change.findings.some((f) => f.level === 'ERROR') ? -1 : RISK_RANK[change.risk];
+}
+
+function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstants: RiskInput['sharedInstants']): PlannedChange {
+  const { desired, stored } = pairing;
+  const before: Definition | null = stored ? stored.definition : null;
+  const after: Definition | null = desired ? desired.definition : null;
+  const beforeFigures = before && stored?.status === 'ACTIVE' ? computeFigures(before, input.nowMs) : null;
+  const afterFigures = after ? computeFigures(after, input.nowMs) : null;
+  const history = stored && pairing.action === 'archive' ? input.history.get(stored.id) ?? { lastRunAt: null, runsLast30Days: 0 } : undefined;
+  const riskInput: RiskInput = {
+    action: pairing.action,
+    name: (after ?? before)!.name,
+    before,
+    after,
+    beforeFigures,
+    afterFigures,
+    policy: input.desired.policy,
+    nowMs: input.nowMs,
+    riskAccepted: desired?.riskAccepted ?? [],
+    locate: (path) => desired?.locateField(path),
+    ...(history ? { history } : {}),
+    ...(sharedInstants ? { sharedInstants } : {}),
+  };
+  const findings = assessChange(riskInput);
+  const fieldChanges = before && after ? diffFields(before, after) : [];
+  return {
+    action: pairing.action,
+    name: riskInput.name,
+    ...(pairing.action === 'rename' && stored ? { previousName: stored.name } : {}),
+    scheduleId: stored?.id ?? null,
+    beforeVersion: stored?.version ?? null,
+    beforeDigest: stored?.digest ?? null,
+    afterDigest: desired?.digest ?? null,
+    before,
+    after,
+    changedPaths: fieldChanges.map((c) => c.path),
+    fieldChanges,
+    headline: headlineFor(riskInput),
+    figures: { before: beforeFigures, after: afterFigures },
+    findings,
+    risk: highestRisk(findings),
+    source: desired?.source ?? null,
+    ...(history ? { history } : {}),
+  };
+}
+
+function sumRunsPerDay(definitions: Definition[], nowMs: number): number {
+  let total = 0;
+  for (const definition of definitions) if (definition.enabled) total += computeFigures(definition, nowMs).runsPerDayAverage;
+  return Math.round(total * 100) / 100;
+}
+
+export function buildPlan(input: BuildPlanInput): Plan {
+  const { desired, current, nowMs } = input;
+  const errors: Diagnostic[] = desired.diagnostics.filter((d) => d.severity === 'error');
+  const createdAt = new Date(nowMs).toISOString();
+  // Invalid manifests are never planned: a schedule that failed to compile would look deleted.
+  const pairings = errors.length > 0 ? [] : pairSchedules(desired.schedules, current);
+  errors.push(...checkMassArchive(pairings.filter((p) => p.action === 'archive').length, current, desired.scheduleDocuments, input.allowMassArchive ?? false));
+  const changed = pairings.filter((p): p is Pairing & { action: ChangeAction } => p.action !== 'unchanged');
+  const needsHerd = changed.some((p) => p.desired);
+  const sharedInstants = needsHerd ? findSharedInstants(desired.schedules.map((s) => ({ name: s.definition.name, def: s.definition })), nowMs) : undefined;
+  const changes = changed.map((p) => buildChange(p, input, sharedInstants));
+  changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
+  for (const change of changes) {
+    for (const finding of change.findings) {
+      if (finding.level === 'ERROR') errors.push({ severity: 'error', code: finding.code, message: `${change.name}: ${finding.message}`, ...(finding.location ?? {}), ...(finding.hint ? { hint: finding.hint } : {}) });
+    }
+  }
+  const drift = errors.length > 0 && pairings.length === 0 ? [] : findDrift(current);
+  const activeBefore = current.filter((s) => s.status === 'ACTIVE').map((s) => s.definition);
+  const afterDefinitions = errors.length > 0 && pairings.length === 0 ? activeBefore : desired.schedules.map((s) => s.definition);
+  const unchanged = pairings.filter((p) => p.action === 'unchanged').length;
+  const count = (action: ChangeAction) => changes.filter((c) => c.action === action).length;
+  const summary: PlanSummary = {
+    create: count('create'),
+    update: count('update'),
+    archive: count('archive'),
+    restore: count('restore'),
+    rename: count('rename'),
+    unchanged,
+    drift: drift.length,
+    runsPerDayBefore: sumRunsPerDay(activeBefore, nowMs),
+    runsPerDayAfter: sumRunsPerDay(afterDefinitions, nowMs),
+    peakRunsPerMinuteBefore: computeMinuteLoad(activeBefore, nowMs).peakRunsPerMinute,
+    peakRunsPerMinuteAfter: computeMinuteLoad(afterDefinitions, nowMs).peakRunsPerMinute,
+    highestRisk: highestRisk(changes.flatMap((c) => c.findings)),
+    errors: errors.length,
+  };
+  const content = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, drift, unchanged, summary, errors };
+  return { formatVersion: PLAN_FORMAT_VERSION, planId: digestOf(content).replace('sha256:', 'plan-').slice(0, 29), createdAt, against: input.against, changes, drift, unchanged, summary, errors };
+}
