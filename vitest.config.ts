@@ -6,5 +6,7 @@ export default defineConfig({
     // The machine has 2 cores; database suites create their own databases and can share it.
     pool: 'forks',
     testTimeout: 30_000,
+    // oclif prints through console.log; let it reach process.stdout so tests can capture it.
+    disableConsoleIntercept: true,
   },
 });

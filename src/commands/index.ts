@@ -1,4 +1,6 @@
 import Apply from './apply.js';
+import Diff from './diff.js';
+import History from './history.js';
 import Migrate from './migrate.js';
 import Plan from './plan.js';
 import Preview from './preview.js';
@@ -7,6 +9,8 @@ import Validate from './validate.js';
 // oclif "explicit" command discovery: a fixed table is faster to load than a directory scan.
 export const commands = {
   apply: Apply,
+  diff: Diff,
+  history: History,
   migrate: Migrate,
   plan: Plan,
   preview: Preview,

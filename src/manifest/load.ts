@@ -62,6 +62,7 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
     diagnostics.push({
       severity: 'error',
       code: DiagnosticCodes.NO_MANIFESTS,
+      file: paths.map((p) => displayPath(path.resolve(options.cwd, p), options.cwd)).join(', '),
       message: `no manifests found in ${paths.join(', ')}`,
       hint: 'manifests are *.yaml or *.yml files; hidden files and directories and node_modules are skipped',
     });

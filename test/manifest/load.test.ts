@@ -101,6 +101,7 @@ describe('loadManifestSources', () => {
         {
           severity: 'error',
           code: 'CF009',
+          file: 'empty',
           message: 'no manifests found in empty',
           hint: 'manifests are *.yaml or *.yml files; hidden files and directories and node_modules are skipped',
         },

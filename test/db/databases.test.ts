@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.js';
+import { migrateDatabase, readSchemaStatus } from '../../src/db/migrate.js';
+import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
+
+describe('test databases', () => {
+  it('clones a migrated PGlite per test, isolated from each other', async () => {
+    const a = await createPgliteDatabase();
+    const b = await createPgliteDatabase();
+    try {
+      expect((await readSchemaStatus(a)).upToDate).toBe(true);
+      await a.db.execute(sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at) values ('r1', 'h', 1, 'v', now(), now())`);
+      const rows = await queryRows<{ n: number }>(b.db, sql`select count(*)::int as n from runners`);
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it.runIf(postgresServerUrl)('migrates a fresh PostgreSQL database and refuses nothing afterwards', async () => {
+    const server = await createPostgresDatabase();
+    try {
+      const database = await server.open();
+      expect((await readSchemaStatus(database)).upToDate).toBe(false);
+      expect((await migrateDatabase(database)).upToDate).toBe(true);
+      // Migrating twice (a second replica starting) is a no-op.
+      expect((await migrateDatabase(database)).pending).toEqual([]);
+    } finally {
+      await server.drop();
+    }
+  });
+});
