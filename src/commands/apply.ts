@@ -6,7 +6,7 @@ import { resolveAuthor } from '../operations/actor.js';
 import { ApplyLockTimeoutError, applyPlan, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError, type ApplyResult } from '../operations/apply.js';
 import { withDatabase } from '../operations/database.js';
 import { loadDesired, planAgainstDatabase } from '../operations/plan.js';
-import type { Plan } from '../plan/plan-types.js';
+import { planHasChanges, type Plan } from '../plan/plan-types.js';
 import { parsePlanJson } from '../plan/render-json.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
@@ -49,7 +49,7 @@ export default class Apply extends Command {
         plan = await planAgainstDatabase(database, desired, { nowMs, allowMassArchive: flags['allow-mass-archive'] });
         this.log(renderPlanText(plan, { color: createPalette().level > 0 }));
         if (plan.errors.length > 0) this.exit(ExitCodes.ERROR);
-        if (plan.changes.length === 0) return { planId: plan.planId, applied: [] as [] };
+        if (!planHasChanges(plan)) return { planId: plan.planId, applied: [] as [] };
         if (!flags['auto-approve'] && !(await this.confirm())) this.error('apply cancelled: nothing was changed', { exit: ExitCodes.ERROR });
       }
       try {

@@ -1,4 +1,4 @@
-import type { Plan } from '../plan/plan-types.js';
+import { planHasChanges, type Plan } from '../plan/plan-types.js';
 import { ExitCodes } from '../shared/exit-codes.js';
 
 const LEVELS = { medium: ['MEDIUM', 'HIGH', 'ERROR'], high: ['HIGH', 'ERROR'] } as const;
@@ -11,6 +11,6 @@ export function exitCodeForPlan(plan: Plan, options: { detailedExitCode?: boolea
     const findings = [...plan.changes.flatMap((c) => c.findings), ...plan.drift.map((d) => d.finding)];
     if (findings.some((f) => !f.accepted && levels.includes(f.level))) return ExitCodes.RISK_NOT_ACCEPTED;
   }
-  if (options.detailedExitCode && plan.changes.length > 0) return ExitCodes.CHANGES_PRESENT;
+  if (options.detailedExitCode && planHasChanges(plan)) return ExitCodes.CHANGES_PRESENT;
   return ExitCodes.SUCCESS;
 }

@@ -23,6 +23,8 @@ export interface Database {
   db: AppDatabase;
   /** Human description without credentials, for messages. */
   label: string;
+  /** LISTEN on a channel; resolves once listening. The returned function stops listening. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
     // A broken idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
-    return { engine: 'postgres', db: drizzlePg(pool, { schema }) as unknown as AppDatabase, label: redactUrl(options.url), close: () => pool.end() };
+    const url = options.url;
+    return {
+      engine: 'postgres',
+      db: drizzlePg(pool, { schema }) as unknown as AppDatabase,
+      label: redactUrl(url),
+      listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (options.inMemory) {
@@ -68,7 +77,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     engine: 'pglite',
     db: drizzlePglite(client, { schema }) as unknown as AppDatabase,
     label: options.inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite at ${options.dataDir ?? DEFAULT_DATA_DIR}`,
+    listen: (channel, onNotify) => listenPglite(client, channel, onNotify),
     close: () => client.close(),
+  };
+}
+
+export async function listenPglite(client: PGlite, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  const unsubscribe = await client.listen(channel, onNotify);
+  return () => unsubscribe();
+}
+
+/**
+ * A dedicated connection for LISTEN (a pooled one would be handed to other queries). If it
+ * drops, notifications stop until reconnect; callers must not depend on them for correctness
+ * (the runner also wakes on its own timers), so errors are swallowed and the client re-opened.
+ */
+async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => onNotify(message.payload ?? ''));
+    next.on('error', () => {
+      if (stopped) return;
+      next.end().catch(() => undefined);
+      retryTimer = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    await client?.end().catch(() => undefined);
   };
 }
 

@@ -153,3 +153,11 @@ export const runners = pgTable('runners', {
   heartbeatAt: instant('heartbeat_at').notNull(),
   stoppedAt: instant('stopped_at'),
 });
+
+/** Repository-wide settings written by apply; today only the compiled Policy (key `policy`). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  digest: text('digest').notNull(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
+});

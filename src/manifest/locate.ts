@@ -17,6 +17,35 @@ export interface Locator {
 }
 
 /**
+ * What the simple parser (`parse.ts`) keeps of a document for locating: offsets of keys and nodes.
+ * It has no empty scalars, aliases or non-string keys: documents with those take the yaml path.
+ */
+export type PositionNode = PositionMap | PositionSeq | PositionScalar;
+
+export interface PositionMap {
+  kind: 'map';
+  start: number;
+  keys: string[];
+  keyStarts: number[];
+  values: PositionNode[];
+}
+
+export interface PositionSeq {
+  kind: 'seq';
+  start: number;
+  items: PositionNode[];
+}
+
+export interface PositionScalar {
+  kind: 'scalar';
+  /** Offsets of the scalar's text, quotes included, as yaml's `range[0]` and `range[1]`. */
+  start: number;
+  end: number;
+  style: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE';
+  value: unknown;
+}
+
+/**
  * Maps document paths to source positions. Positions are looked up lazily in the YAML node tree, so
  * the cost is paid only for the few paths that end up in a diagnostic.
  */
@@ -31,6 +60,23 @@ export function createLocator(doc: Document.Parsed, lineCounter: LineCounter, te
   };
 }
 
+/** The same answers as `createLocator` gives for the yaml Document of the same text. */
+export function createTreeLocator(root: PositionNode, lineCounter: LineCounter, text: string): Locator {
+  const toPosition = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  return {
+    locate: (path, target = 'value') => toPosition(findTreeOffset(root, path, target)),
+    locateInScalar: (path, offset) => {
+      const start = findTreeOffset(root, path, 'value');
+      const node = getTreeNode(root, path);
+      if (node?.kind !== 'scalar' || node.start !== start) return toPosition(start);
+      return toPosition(offsetInScalar(text, node, offset));
+    },
+  };
+}
+
 /**
  * Exact for one-line plain and quoted scalars without escapes, the way cron expressions are written;
  * otherwise (escapes, block or folded scalars) the scalar's start, which is still the right line.
@@ -38,11 +84,17 @@ export function createLocator(doc: Document.Parsed, lineCounter: LineCounter, te
 function findOffsetInScalar(doc: Document.Parsed, text: string, path: DocumentPath, offset: number): number {
   const start = findOffset(doc, path, 'value');
   const node = doc.getIn(path, true);
-  if (!isScalar(node) || !node.range || node.range[0] !== start || typeof node.value !== 'string') return start;
-  const raw = text.slice(node.range[0], node.range[1]);
-  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
-  const literal = node.type === 'PLAIN' || (quoted && !/[\\']/.test(raw.slice(1, -1)));
-  if (!literal || raw.includes('\n') || offset < 0 || offset > node.value.length) return start;
+  if (!isScalar(node) || !node.range || node.range[0] !== start) return start;
+  return offsetInScalar(text, { start, end: node.range[1], style: node.type, value: node.value }, offset);
+}
+
+function offsetInScalar(text: string, node: { start: number; end: number; style?: string | undefined; value: unknown }, offset: number): number {
+  const { start, style, value } = node;
+  if (typeof value !== 'string') return start;
+  const raw = text.slice(start, node.end);
+  const quoted = style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE';
+  const literal = style === 'PLAIN' || (quoted && !/[\\']/.test(raw.slice(1, -1)));
+  if (!literal || raw.includes('\n') || offset < 0 || offset > value.length) return start;
   return start + (quoted ? 1 : 0) + offset;
 }
 
@@ -87,4 +139,51 @@ function offsetOf(node: unknown): number | undefined {
 /** `key:` with nothing after it parses as an empty null scalar positioned at the end of the line. */
 function isEmptyScalar(node: unknown): boolean {
   return isScalar(node) && node.value === null && !node.source;
+}
+
+/** `findOffset` for the simple parser's tree: keys are strings and no scalar is empty. */
+function findTreeOffset(root: PositionNode, path: DocumentPath, target: 'key' | 'value'): number {
+  let node = root;
+  let keyOffset: number | undefined;
+  let complete = true;
+  for (const segment of path) {
+    if (node.kind === 'map') {
+      const index = node.keys.indexOf(String(segment));
+      if (index === -1) {
+        complete = false;
+        break;
+      }
+      keyOffset = node.keyStarts[index];
+      node = node.values[index] as PositionNode;
+    } else if (node.kind === 'seq' && typeof segment === 'number' && node.items[segment] !== undefined) {
+      keyOffset = undefined;
+      node = node.items[segment];
+    } else {
+      complete = false;
+      break;
+    }
+  }
+  const preferKey = target === 'key' || !complete;
+  return preferKey ? (keyOffset ?? node.start) : node.start;
+}
+
+/**
+ * yaml's `doc.getIn(path, true)`, which matches keys strictly (`1` is not `'1'`) and reads sequence
+ * indexes from numeric strings too, unlike the path walk of `findOffset`.
+ */
+function getTreeNode(root: PositionNode, path: DocumentPath): PositionNode | undefined {
+  if (path.length === 0) return root;
+  let node: PositionNode | undefined = root;
+  for (const segment of path) {
+    if (node?.kind === 'map') {
+      const index = typeof segment === 'string' ? node.keys.indexOf(segment) : -1;
+      node = index === -1 ? undefined : node.values[index];
+    } else if (node?.kind === 'seq') {
+      const index = typeof segment === 'string' && segment !== '' ? Number(segment) : segment;
+      node = typeof index === 'number' && Number.isInteger(index) && index >= 0 ? node.items[index] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return node;
 }

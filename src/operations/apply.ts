@@ -6,6 +6,7 @@
 import type { Definition } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
 import type { Database, Transaction } from '../db/client.js';
+import { readStoredPolicy, writeStoredPolicy } from '../db/settings-queries.js';
 import {
   findLastChange,
   insertAuditRows,
@@ -82,6 +83,7 @@ async function acquireApplyLock(tx: Transaction, options: ApplyOptions): Promise
 
 function checkPlanIntegrity(plan: Plan): void {
   if (plan.errors.length > 0) throw new InvalidPlanError(`the plan has ${plan.errors.length} error(s); fix them and plan again`);
+  if (plan.policyChange && digestOf(plan.policyChange.after) !== plan.policyChange.afterDigest) throw new InvalidPlanError('the plan\'s Policy does not match its digest (edited plan file?)');
   for (const change of plan.changes) {
     if (change.after && digestOf(change.after) !== change.afterDigest) {
       throw new InvalidPlanError(`the plan's definition of ${change.name} does not match its digest (edited plan file?)`);
@@ -128,6 +130,10 @@ export async function applyPlan(database: Database, plan: Plan, options: ApplyOp
     const ids = plan.changes.flatMap((c) => (c.scheduleId === null ? [] : [c.scheduleId]));
     const locked = await lockSchedules(tx, ids, plan.changes.map((c) => c.name));
     const moved = await findMoved(tx, plan, locked);
+    const storedPolicy = plan.policyChange ? await readStoredPolicy(tx) : null;
+    if (plan.policyChange && (storedPolicy?.digest ?? null) !== plan.policyChange.beforeDigest) {
+      moved.push({ name: 'policy', detail: 'changed since the plan' });
+    }
     if (moved.length > 0) throw new StalePlanError(moved);
 
     const nowMs = options.clock.nowMs();
@@ -160,9 +166,13 @@ export async function applyPlan(database: Database, plan: Plan, options: ApplyOp
       audit.push({ at, actor, action: AUDIT_ACTIONS[change.action], scheduleId: id, scheduleName: change.name, version, before: change.before, after: change.action === 'archive' ? null : change.after, reason, gitSha, planId: plan.planId });
       applied.push({ name: change.name, action: change.action, version });
     }
+    if (plan.policyChange) {
+      await writeStoredPolicy(tx, plan.policyChange.after, plan.policyChange.afterDigest, at);
+      audit.push({ at, actor, action: 'POLICY_UPDATED', before: storedPolicy?.policy ?? null, after: plan.policyChange.after, reason, gitSha, planId: plan.planId });
+    }
     await insertScheduleVersions(tx, versions);
     await insertAuditRows(tx, audit);
-    if (applied.length > 0) await notifySchedulesChanged(tx, plan.planId);
+    if (audit.length > 0) await notifySchedulesChanged(tx, plan.planId);
     return { planId: plan.planId, applied };
   });
 }

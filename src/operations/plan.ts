@@ -5,6 +5,7 @@ import { compileSources, type CompileResult } from '../compile/compile-sources.j
 import type { Database } from '../db/client.js';
 import { digestOf } from '../compile/digest.js';
 import { listStoredSchedules, loadRunHistory } from '../db/schedule-queries.js';
+import { readStoredPolicy } from '../db/settings-queries.js';
 import { buildPlan, findArchiveCandidates } from '../plan/build-plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { StoredSchedule } from '../plan/stored-schedule.js';
@@ -53,7 +54,8 @@ export async function planAgainstDatabase(database: Database, desired: CompileRe
   const current = await listStoredSchedules(database.db);
   const candidates = findArchiveCandidates(desired.schedules, current);
   const history = await loadRunHistory(database.db, candidates.map((s) => s.id), options.nowMs);
-  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, history, against: { kind: 'database', engine: database.engine } });
+  const storedPolicy = await readStoredPolicy(database.db);
+  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, history, storedPolicy, against: { kind: 'database', engine: database.engine } });
 }
 
 /** Validate the manifests in `dir` for planning (CF009 is dropped under --allow-mass-archive). */

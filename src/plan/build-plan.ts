@@ -3,14 +3,14 @@
  * Pure: the stored state, run history and `nowMs` are inputs.
  */
 import type { CompileResult } from '../compile/compile-sources.js';
-import type { CompiledSchedule, Definition } from '../compile/definition.js';
+import type { CompiledSchedule, Definition, PolicyDefinition } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
 import { computeFigures, computeMinuteLoad, findSharedInstants } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
-import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type RiskLevel } from './plan-types.js';
+import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 import type { RunHistory, StoredSchedule } from './stored-schedule.js';
 
@@ -22,6 +22,22 @@ export interface BuildPlanInput {
   nowMs: number;
   against: Plan['against'];
   allowMassArchive?: boolean;
+  /** The Policy stored by the last apply (null: none yet, or planning against a git ref). */
+  storedPolicy?: { policy: Omit<PolicyDefinition, 'source'>; digest: string } | null;
+}
+
+/** The Policy as stored: without its source location, so moving the file is not a change. */
+export function storablePolicy(policy: PolicyDefinition): Omit<PolicyDefinition, 'source'> {
+  const { source: _source, ...rest } = policy;
+  return rest;
+}
+
+function diffPolicy(input: BuildPlanInput): PolicyChange | null {
+  if (input.storedPolicy === undefined) return null;
+  const after = storablePolicy(input.desired.policy);
+  const afterDigest = digestOf(after);
+  if (input.storedPolicy?.digest === afterDigest) return null;
+  return { beforeDigest: input.storedPolicy?.digest ?? null, afterDigest, after, fieldChanges: diffFields(input.storedPolicy?.policy ?? {}, after) };
 }
 
 interface Pairing {
@@ -33,13 +49,14 @@ interface Pairing {
 /** Match manifests to stored schedules: by name, then by declared previousName. */
 export function pairSchedules(desired: CompiledSchedule[], current: StoredSchedule[]): Pairing[] {
   const byName = new Map(current.map((s) => [s.name, s]));
-  const claimed = new Set<number>();
+  // Names are claimed before any previousName, whatever the file order: a manifest that keeps a
+  // stored name owns that schedule, so a rename can never pair with it a second time.
+  const claimed = new Set(desired.flatMap((schedule) => byName.get(schedule.definition.name)?.id ?? []));
   const pairings: Pairing[] = [];
   for (const schedule of desired) {
     const sameName = byName.get(schedule.definition.name);
     const renamedFrom = schedule.previousName ? byName.get(schedule.previousName) : undefined;
     if (sameName) {
-      claimed.add(sameName.id);
       const action = sameName.status === 'ARCHIVED' ? 'restore' : sameName.digest === schedule.digest ? 'unchanged' : 'update';
       pairings.push({ action, desired: schedule, stored: sameName });
     } else if (renamedFrom && !claimed.has(renamedFrom.id)) {
@@ -154,6 +171,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     highestRisk: highestRisk(changes.flatMap((c) => c.findings)),
     errors: errors.length,
   };
-  const content = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, drift, unchanged, summary, errors };
-  return { formatVersion: PLAN_FORMAT_VERSION, planId: digestOf(content).replace('sha256:', 'plan-').slice(0, 29), createdAt, against: input.against, changes, drift, unchanged, summary, errors };
+  const policyChange = errors.length > 0 ? null : diffPolicy(input);
+  const content = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
+  return { formatVersion: PLAN_FORMAT_VERSION, planId: digestOf(content).replace('sha256:', 'plan-').slice(0, 29), createdAt, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
 }

@@ -2,7 +2,7 @@
  * A plan is a value (STYLE rule 6): versioned, serializable, and carrying per change the
  * version/digest of the state it was made against, so apply can refuse a stale one.
  */
-import type { Definition, SourceLocation } from '../compile/definition.js';
+import type { Definition, PolicyDefinition, SourceLocation } from '../compile/definition.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -68,6 +68,13 @@ export interface PlannedChange {
   history?: { lastRunAt: string | null; runsLast30Days: number };
 }
 
+export interface PolicyChange {
+  beforeDigest: string | null;
+  afterDigest: string;
+  after: Omit<PolicyDefinition, 'source'>;
+  fieldChanges: FieldChange[];
+}
+
 export type DriftKind = 'paused' | 'modified' | 'unmanaged';
 
 export interface DriftItem {
@@ -103,9 +110,16 @@ export interface Plan {
   against: { kind: 'database'; engine: 'postgres' | 'pglite' } | { kind: 'git-ref'; ref: string };
   /** Ordered by risk (highest first), then action, then name. */
   changes: PlannedChange[];
+  /** The repository Policy, when it differs from the stored one (null: unchanged). */
+  policyChange: PolicyChange | null;
   drift: DriftItem[];
   unchanged: number;
   summary: PlanSummary;
   /** Problems that block apply: validation errors, mass-archive guard, ERROR findings. */
   errors: Diagnostic[];
+}
+
+/** Whether applying the plan would write anything. */
+export function planHasChanges(plan: Pick<Plan, 'changes' | 'policyChange'>): boolean {
+  return plan.changes.length > 0 || Boolean(plan.policyChange);
 }

@@ -16,7 +16,7 @@ import {
   formatFindingItem,
   formatRiskRow,
 } from './render-markdown-table.js';
-import { ACTION_SYMBOL, formatCount, formatPlanOutcome } from './render-summary.js';
+import { ACTION_SYMBOL, formatCount, formatPlanOutcome, formatPolicyChangeLines } from './render-summary.js';
 
 export interface MarkdownRenderOptions {
   /** Largest allowed length of the whole comment, in UTF-16 code units (≥ GitHub's characters). */
@@ -73,6 +73,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
 
   const driftItems = plan.drift.map(formatDriftItem);
   const driftShown = builder.appendSection(['', `### Drift (${formatCount(driftItems.length)})`, ''], driftItems);
+
+  if (plan.policyChange) builder.tryAppend(['', '### Policy', '', '```diff', ...formatPolicyChangeLines(plan), '```'].join('\n'));
 
   const detailsShown = builder.appendSection(['', '### Changes', ''], plan.changes.map(renderChangeDetails));
 

@@ -62,7 +62,15 @@ export function formatNoChangesLine(summary: PlanSummary): string {
 
 /** The one line a plan is summarized by, in every format. */
 export function formatPlanOutcome(plan: Plan): string {
+  if (plan.changes.length === 0 && plan.policyChange) return `Policy changes; ${formatNoChangesLine(plan.summary).replace(/^No changes\. /, 'no schedule changes. ')}`;
   return plan.changes.length === 0 ? formatNoChangesLine(plan.summary) : formatSummaryLine(plan.summary);
+}
+
+/** One line per changed Policy field (values are limits, never secrets). */
+export function formatPolicyChangeLines(plan: Plan): string[] {
+  if (!plan.policyChange) return [];
+  const fields = plan.policyChange.fieldChanges.map((c) => `  ${c.path}: ${c.before === null ? '(none)' : JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
+  return [`~ policy${plan.policyChange.beforeDigest === null ? ' (first apply stores it)' : ''}`, ...fields];
 }
 
 /** `schedules/a.yaml:7:9`, or an empty string when the finding has no location. */

@@ -12,6 +12,7 @@ import {
   formatAcceptance,
   formatCount,
   formatPlanOutcome,
+  formatPolicyChangeLines,
   formatSourceLocation,
 } from './render-summary.js';
 
@@ -33,6 +34,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     blocks.push(plan.errors.map((diagnostic) => paintDiagnostic(paint, formatDiagnostic(diagnostic))).join('\n'));
   }
   for (const change of plan.changes) blocks.push(renderChange(paint, change));
+  if (plan.policyChange) blocks.push(formatPolicyChangeLines(plan).join('\n'));
   if (plan.drift.length > 0) {
     blocks.push([paint.bold('Drift'), ...plan.drift.map((item) => renderDrift(paint, item))].join('\n'));
   }

@@ -78,6 +78,7 @@ export function makePlan(overrides: Partial<Plan> = {}): Plan {
     createdAt: '2026-06-01T12:00:00.000Z',
     against: { kind: 'database', engine: 'postgres' },
     changes: [],
+    policyChange: null,
     drift: [],
     unchanged: 0,
     summary: makeSummary(),

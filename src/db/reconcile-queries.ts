@@ -1,0 +1,105 @@
+/**
+ * Statements of the reconciler and of runner registration (SPEC §7).
+ */
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from './client.js';
+
+export interface ExpiredLease {
+  runId: number;
+  scheduleId: number;
+  attempt: number;
+  maxAttempts: number;
+  leaseOwner: string | null;
+  scheduleVersion: number;
+}
+
+/** RUNNING runs whose lease expired (their runner died or hung), locked for this transaction. */
+export async function takeExpiredLeases(tx: Executor, now: Date, limit: number): Promise<ExpiredLease[]> {
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number }>(
+    tx,
+    sql`select id, schedule_id, attempts, max_attempts, lease_owner, schedule_version from schedule_runs
+        where status = 'RUNNING' and lease_expires_at < ${now.toISOString()}::timestamptz
+        order by lease_expires_at limit ${limit}
+        for update skip locked`,
+  );
+  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), attempt: r.attempts, maxAttempts: r.max_attempts, leaseOwner: r.lease_owner, scheduleVersion: r.schedule_version }));
+}
+
+export interface StallResolution {
+  runId: number;
+  attempt: number;
+  runStatus: 'RETRY_PENDING' | 'FAILED' | 'MANUAL_REQUIRED';
+  runAfter: Date | null;
+}
+
+/** Closes stalled attempts and moves their runs on per `onStall`; guarded by status and attempt. */
+export async function resolveStalledRuns(tx: Executor, resolutions: StallResolution[], now: Date): Promise<number> {
+  if (resolutions.length === 0) return 0;
+  const payload = JSON.stringify(resolutions.map((r) => ({ id: r.runId, attempt: r.attempt, run_status: r.runStatus, run_after: r.runAfter?.toISOString() ?? null })));
+  const nowIso = now.toISOString();
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`with input as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, run_status text, run_after timestamptz)
+        ),
+        moved as (
+          update schedule_runs r
+          set status = i.run_status, run_after = coalesce(i.run_after, r.run_after), lease_owner = null, lease_expires_at = null,
+              finished_at = case when i.run_status = 'FAILED' then ${nowIso}::timestamptz else null end,
+              status_reason = 'STALLED'
+          from input i where r.id = i.id and r.status = 'RUNNING' and r.attempts = i.attempt
+          returning r.id, r.attempts
+        ),
+        closed as (
+          update run_attempts a set status = 'STALLED', finished_at = ${nowIso}::timestamptz,
+            error = 'lease expired: the runner stopped heartbeating (crashed, killed or partitioned)'
+          from moved m where a.run_id = m.id and a.attempt = m.attempts and a.status = 'RUNNING'
+        )
+        select id from moved`,
+  );
+  return rows.length;
+}
+
+export async function upsertRunner(executor: Executor, runner: { id: string; hostname: string; pid: number; version: string }, now: Date): Promise<void> {
+  await executor.execute(
+    sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at)
+        values (${runner.id}, ${runner.hostname}, ${runner.pid}, ${runner.version}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
+        on conflict (id) do update set heartbeat_at = excluded.heartbeat_at, stopped_at = null`,
+  );
+}
+
+export async function heartbeatRunner(executor: Executor, runnerId: string, now: Date): Promise<void> {
+  await executor.execute(sql`update runners set heartbeat_at = ${now.toISOString()}::timestamptz where id = ${runnerId}`);
+}
+
+export async function markRunnerStopped(executor: Executor, runnerId: string, now: Date): Promise<void> {
+  await executor.execute(sql`update runners set stopped_at = ${now.toISOString()}::timestamptz where id = ${runnerId}`);
+}
+
+/** Runners silent for longer than `silenceMs` are recorded as stopped (their leases expire on their own). */
+export async function markSilentRunnersStopped(executor: Executor, now: Date, silenceMs: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    executor,
+    sql`update runners set stopped_at = heartbeat_at
+        where stopped_at is null and heartbeat_at < ${new Date(now.getTime() - silenceMs).toISOString()}::timestamptz
+        returning id`,
+  );
+  return rows.length;
+}
+
+/** Schedules whose definitions (onStall, retry) the reconciler needs, by run. */
+export async function loadStallPolicies(executor: Executor, runIds: number[]): Promise<Map<number, { onStall: string; retry: { maxAttempts: number; backoff: string; initialDelayMs: number; maxDelayMs: number } }>> {
+  const result = new Map<number, { onStall: string; retry: { maxAttempts: number; backoff: string; initialDelayMs: number; maxDelayMs: number } }>();
+  if (runIds.length === 0) return result;
+  const rows = await queryRows<{ id: string | number; definition: { onStall: string; retry: { maxAttempts: number; backoff: string; initialDelayMs: number; maxDelayMs: number } } | string }>(
+    executor,
+    sql`select r.id, v.definition from schedule_runs r
+        join schedule_versions v on v.schedule_id = r.schedule_id and v.version = r.schedule_version
+        where r.id = any(${sql.param(runIds)}::bigint[])`,
+  );
+  for (const row of rows) {
+    const definition = typeof row.definition === 'string' ? JSON.parse(row.definition) : row.definition;
+    result.set(Number(row.id), { onStall: definition.onStall, retry: definition.retry });
+  }
+  return result;
+}

@@ -1,0 +1,257 @@
+/**
+ * Statements of the worker: claim, heartbeat, complete, release (SPEC §7). Every write to a
+ * running attempt is guarded by the lease owner and the attempt number, so a runner that lost
+ * its lease (it was presumed dead and the run was retried elsewhere) can never overwrite the
+ * outcome of the newer attempt.
+ */
+import { sql } from 'drizzle-orm';
+import type { Definition } from '../compile/definition.js';
+import { queryRows, type Executor } from './client.js';
+
+/** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
+const CLAIM_LOCK_KEY = 0x63666d03;
+
+export interface ClaimedRun {
+  id: number;
+  scheduleId: number;
+  scheduleName: string;
+  scheduleVersion: number;
+  scheduledFor: Date;
+  triggerType: 'SCHEDULED' | 'MANUAL' | 'BACKFILL';
+  idempotencyKey: string;
+  businessDate: string | null;
+  attempt: number;
+  maxAttempts: number;
+  queue: string;
+  leaseExpiresAt: Date;
+}
+
+interface ClaimedRow {
+  id: string | number;
+  schedule_id: string | number;
+  schedule_name: string;
+  schedule_version: number;
+  scheduled_for: Date | string;
+  trigger_type: ClaimedRun['triggerType'];
+  idempotency_key: string;
+  business_date: string | Date | null;
+  attempts: number;
+  max_attempts: number;
+  queue: string;
+  lease_expires_at: Date | string;
+}
+
+const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const toDateOnly = (value: string | Date | null): string | null => (value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10));
+
+export interface ClaimRequest {
+  runnerId: string;
+  now: Date;
+  leaseMs: number;
+  /** How many runs this runner can start now. */
+  capacity: number;
+  queueLimits: Record<string, number>;
+  defaultQueueLimit: number;
+}
+
+/**
+ * One statement: lock candidates (priority, then slot) with SKIP LOCKED, keep those that fit in
+ * their queue's free concurrency, mark them RUNNING with a lease, and open their attempts.
+ */
+export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
+  if (request.capacity <= 0) return [];
+  await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`);
+  const now = request.now.toISOString();
+  const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
+  // Scan further than the capacity so a full queue at the head does not starve the others.
+  const scan = Math.max(request.capacity * 10, 100);
+  const rows = await queryRows<ClaimedRow>(
+    tx,
+    sql`with locked as (
+          select r.id, r.queue, r.priority, r.scheduled_for from schedule_runs r
+          where r.status in ('QUEUED', 'RETRY_PENDING') and r.run_after <= ${now}::timestamptz
+          order by r.priority, r.scheduled_for, r.id
+          limit ${scan}
+          for update skip locked
+        ),
+        running as (
+          select queue, count(*)::int as n from schedule_runs where status = 'RUNNING' group by queue
+        ),
+        limits as (
+          select key as queue, value::int as concurrency from jsonb_each_text(${JSON.stringify(request.queueLimits)}::jsonb)
+        ),
+        ranked as (
+          select l.id, l.priority, l.scheduled_for,
+            row_number() over (partition by l.queue order by l.priority, l.scheduled_for, l.id) as rn,
+            coalesce(lim.concurrency, ${request.defaultQueueLimit}) - coalesce(run.n, 0) as free
+          from locked l
+          left join limits lim on lim.queue = l.queue
+          left join running run on run.queue = l.queue
+        ),
+        chosen as (
+          select id from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
+        ),
+        claimed as (
+          update schedule_runs r
+          set status = 'RUNNING', attempts = r.attempts + 1, lease_owner = ${request.runnerId},
+              lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz)
+          from chosen c where r.id = c.id
+          returning r.*
+        ),
+        opened as (
+          insert into run_attempts (run_id, attempt, runner_id, status, started_at)
+          select id, attempts, ${request.runnerId}, 'RUNNING', ${now}::timestamptz from claimed
+        )
+        select claimed.id, claimed.schedule_id, s.name as schedule_name, claimed.schedule_version, claimed.scheduled_for,
+          claimed.trigger_type, claimed.idempotency_key, claimed.business_date, claimed.attempts, claimed.max_attempts,
+          claimed.queue, claimed.lease_expires_at
+        from claimed join schedules s on s.id = claimed.schedule_id
+        order by claimed.priority, claimed.scheduled_for, claimed.id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    scheduleId: Number(r.schedule_id),
+    scheduleName: r.schedule_name,
+    scheduleVersion: r.schedule_version,
+    scheduledFor: toDate(r.scheduled_for),
+    triggerType: r.trigger_type,
+    idempotencyKey: r.idempotency_key,
+    businessDate: toDateOnly(r.business_date),
+    attempt: r.attempts,
+    maxAttempts: r.max_attempts,
+    queue: r.queue,
+    leaseExpiresAt: toDate(r.lease_expires_at),
+  }));
+}
+
+/** Definitions by (schedule, version): immutable rows, so callers may cache them forever. */
+export async function loadDefinitions(executor: Executor, keys: Array<{ scheduleId: number; version: number }>): Promise<Map<string, Definition>> {
+  const result = new Map<string, Definition>();
+  if (keys.length === 0) return result;
+  const rows = await queryRows<{ schedule_id: string | number; version: number; definition: Definition | string }>(
+    executor,
+    sql`select v.schedule_id, v.version, v.definition from schedule_versions v
+        join jsonb_to_recordset(${JSON.stringify(keys.map((k) => ({ schedule_id: k.scheduleId, version: k.version })))}::jsonb) as x(schedule_id bigint, version int)
+          on x.schedule_id = v.schedule_id and x.version = v.version`,
+  );
+  for (const row of rows) result.set(`${row.schedule_id}:${row.version}`, typeof row.definition === 'string' ? (JSON.parse(row.definition) as Definition) : row.definition);
+  return result;
+}
+
+/** Extends the leases this runner still holds; returns the run ids whose lease it has lost. */
+export async function extendLeases(executor: Executor, runnerId: string, runIds: number[], now: Date, leaseMs: number): Promise<number[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows<{ id: string | number }>(
+    executor,
+    sql`update schedule_runs set lease_expires_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
+        where id = any(${sql.param(runIds)}::bigint[]) and status = 'RUNNING' and lease_owner = ${runnerId}
+        returning id`,
+  );
+  const kept = new Set(rows.map((r) => Number(r.id)));
+  return runIds.filter((id) => !kept.has(id));
+}
+
+export interface AttemptCompletion {
+  runId: number;
+  attempt: number;
+  attemptStatus: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED';
+  /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter) or CANCELLED. */
+  runStatus: 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED';
+  runAfter: Date | null;
+  exitCode: number | null;
+  httpStatus: number | null;
+  error: string | null;
+  stdoutTail: string | null;
+  stderrTail: string | null;
+}
+
+/**
+ * Writes outcomes only where this runner still holds the lease of that very attempt; returns the
+ * runs actually completed (with their schedule) so PENDING successors can be promoted.
+ */
+export async function completeAttempts(tx: Executor, runnerId: string, completions: AttemptCompletion[], now: Date): Promise<Array<{ runId: number; scheduleId: number; status: string }>> {
+  if (completions.length === 0) return [];
+  const payload = JSON.stringify(
+    completions.map((c) => ({
+      id: c.runId,
+      attempt: c.attempt,
+      attempt_status: c.attemptStatus,
+      run_status: c.runStatus,
+      run_after: c.runAfter?.toISOString() ?? null,
+      exit_code: c.exitCode,
+      http_status: c.httpStatus,
+      error: c.error,
+      stdout_tail: c.stdoutTail,
+      stderr_tail: c.stderrTail,
+    })),
+  );
+  const nowIso = now.toISOString();
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string }>(
+    tx,
+    sql`with input as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, attempt_status text, run_status text,
+            run_after timestamptz, exit_code int, http_status int, error text, stdout_tail text, stderr_tail text)
+        ),
+        done as (
+          update schedule_runs r
+          set status = i.run_status, run_after = coalesce(i.run_after, r.run_after),
+              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then ${nowIso}::timestamptz else null end,
+              lease_owner = null, lease_expires_at = null
+          from input i
+          where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          returning r.id, r.schedule_id, r.status
+        ),
+        closed as (
+          update run_attempts a
+          set status = i.attempt_status, finished_at = ${nowIso}::timestamptz, exit_code = i.exit_code, http_status = i.http_status,
+              error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail
+          from input i join done d on d.id = i.id
+          where a.run_id = i.id and a.attempt = i.attempt and a.status = 'RUNNING'
+        )
+        select id, schedule_id, status from done`,
+  );
+  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status }));
+}
+
+/**
+ * QUEUE_NEW: when a schedule has no active run left, its oldest PENDING run becomes QUEUED.
+ * Also run by the reconciler as a safety net (a PENDING inserted while the active run ended).
+ */
+export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | 'all'): Promise<number> {
+  const filter = scheduleIds === 'all' ? sql`true` : sql`p.schedule_id = any(${sql.param(scheduleIds)}::bigint[])`;
+  if (scheduleIds !== 'all' && scheduleIds.length === 0) return 0;
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`update schedule_runs set status = 'QUEUED'
+        where id in (
+          select distinct on (p.schedule_id) p.id from schedule_runs p
+          where ${filter} and p.status = 'PENDING'
+            and not exists (select 1 from schedule_runs a where a.schedule_id = p.schedule_id and a.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING'))
+          order by p.schedule_id, p.scheduled_for
+        )
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Graceful shutdown: hand unfinished runs back at once (QUEUED, lease cleared) so another replica
+ * takes them over; the interrupted attempt is closed as CANCELLED and does not use up a retry.
+ */
+export async function releaseLeases(tx: Executor, runnerId: string, runIds: number[], now: Date): Promise<number> {
+  if (runIds.length === 0) return 0;
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`with released as (
+          update schedule_runs set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = max_attempts + 1
+          where id = any(${sql.param(runIds)}::bigint[]) and status = 'RUNNING' and lease_owner = ${runnerId}
+          returning id, attempts
+        ),
+        closed as (
+          update run_attempts a set status = 'CANCELLED', finished_at = ${now.toISOString()}::timestamptz, error = 'runner shut down before the attempt finished; run released to other runners'
+          from released r where a.run_id = r.id and a.attempt = r.attempts and a.status = 'RUNNING'
+        )
+        select id from released`,
+  );
+  return rows.length;
+}
