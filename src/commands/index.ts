@@ -4,6 +4,7 @@ import History from './history.js';
 import Migrate from './migrate.js';
 import Plan from './plan.js';
 import Preview from './preview.js';
+import RunnerCommand from './runner.js';
 import Validate from './validate.js';
 
 // oclif "explicit" command discovery: a fixed table is faster to load than a directory scan.
@@ -14,5 +15,6 @@ export const commands = {
   migrate: Migrate,
   plan: Plan,
   preview: Preview,
+  runner: RunnerCommand,
   validate: Validate,
 };

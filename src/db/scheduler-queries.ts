@@ -137,3 +137,12 @@ export const RUNS_CHANNEL = 'cronform_runs';
 export async function notifyRunsQueued(executor: Executor): Promise<void> {
   await executor.execute(sql`select pg_notify(${RUNS_CHANNEL}, '')`);
 }
+
+/** The earliest future start of a runnable run (jitter, retry backoff): when the worker must look again. */
+export async function findEarliestRunAfter(executor: Executor, now: Date): Promise<Date | null> {
+  const [row] = await queryRows<{ at: Date | string | null }>(
+    executor,
+    sql`select min(run_after) as at from schedule_runs where status in ('QUEUED', 'RETRY_PENDING') and run_after > ${now.toISOString()}::timestamptz`,
+  );
+  return row?.at ? toDate(row.at) : null;
+}

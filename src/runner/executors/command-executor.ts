@@ -1,0 +1,207 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { CommandJobDefinition } from '../../compile/definition.js';
+import type { ExecutionOutcome, RunContext } from '../run-types.js';
+import type { ExecutorSettings } from './execute-options.js';
+import { composeJobEnvironment } from './job-environment.js';
+import { failedOutcome, stoppedError, stoppedStatus, type StopReason } from './job-outcome.js';
+import { startTimer } from './long-timer.js';
+import { OutputTail } from './output-tail.js';
+import { placeholderValues, substitutePlaceholders, type Prepared } from './placeholders.js';
+import { isProcessGroupAlive, signalProcessGroup } from './process-group.js';
+import { resolveValues } from './resolve-values.js';
+
+/** How often the group is checked while waiting for its last members to die. */
+const GROUP_POLL_MS = 25;
+/** After SIGKILL a process dies at once unless stuck in the kernel (uninterruptible I/O); stop waiting then. */
+const AFTER_KILL_WAIT_MS = 1000;
+/** A process that left the group (setsid) may keep the output pipes open; stop reading after this. */
+const OUTPUT_DRAIN_MS = 500;
+
+interface PreparedCommand {
+  argv: [string, ...string[]];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Runs argv without a shell as the leader of a new process group. The attempt ends when the
+ * leader has exited and no process of its group is left: leftovers of a finished job are stopped
+ * like a timed-out job (SIGTERM, SIGKILL after the grace), so nothing a job started outlives it.
+ */
+export async function runCommandJob(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Promise<ExecutionOutcome> {
+  const startedMs = settings.clock.nowMs();
+  const elapsedMs = (): number => settings.clock.nowMs() - startedMs;
+  const prepared = await prepareCommand(job, context, settings);
+  if (!prepared.ok) return failedOutcome(prepared.error, elapsedMs());
+  if (settings.signal?.aborted) {
+    return { ...failedOutcome(stoppedError('abort', settings.timeoutMs, settings.signal), elapsedMs()), status: 'CANCELLED' };
+  }
+  return superviseCommand(prepared.value, settings, elapsedMs);
+}
+
+async function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Promise<Prepared<PreparedCommand>> {
+  if (job.command.length === 0) return { ok: false, error: 'command is empty' };
+  const placeholders = placeholderValues(context);
+  const argv: string[] = [];
+  for (const [index, argument] of job.command.entries()) {
+    const substituted = substitutePlaceholders(argument, placeholders, `command[${index}]`);
+    if (!substituted.ok) return substituted;
+    if (substituted.value.includes('\0')) return { ok: false, error: `command[${index}] contains a NUL byte` };
+    argv.push(substituted.value);
+  }
+  const jobEnv = resolveValues(job.env, 'env', placeholders, settings.env);
+  if (!jobEnv.ok) return jobEnv;
+  for (const [name, value] of Object.entries(jobEnv.value)) {
+    // Checked here because spawn's own error message would quote the (possibly secret) value.
+    if (name === '' || /[=\0]/.test(name)) return { ok: false, error: `env name ${JSON.stringify(name)} is not a valid variable name` };
+    if (value.includes('\0')) return { ok: false, error: `env.${name} contains a NUL byte` };
+  }
+  const cwd = resolve(settings.baseDir, job.cwd);
+  try {
+    if (!(await stat(cwd)).isDirectory()) return { ok: false, error: `working directory ${cwd} is not a directory` };
+  } catch {
+    return { ok: false, error: `working directory ${cwd} does not exist` };
+  }
+  const [program, ...args] = argv as [string, ...string[]];
+  return { ok: true, value: { argv: [program, ...args], cwd, env: composeJobEnvironment(settings.env, jobEnv.value, context) } };
+}
+
+function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, elapsedMs: () => number): Promise<ExecutionOutcome> {
+  const [program, ...args] = command.argv;
+  let child: ChildProcess;
+  try {
+    child = spawn(program, args, { cwd: command.cwd, env: command.env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  } catch (error) {
+    return Promise.resolve(failedOutcome(describeStartFailure(program, error), elapsedMs()));
+  }
+  const pid = child.pid;
+  const stdoutPipe = child.stdout!;
+  const stderrPipe = child.stderr!;
+  if (pid === undefined) {
+    // The spawn failed; Node reports why on the next tick.
+    return new Promise((resolveOutcome) => {
+      child.once('error', (error) => {
+        stdoutPipe.destroy();
+        stderrPipe.destroy();
+        resolveOutcome(failedOutcome(describeStartFailure(program, error), elapsedMs()));
+      });
+    });
+  }
+
+  return new Promise((resolveOutcome) => {
+    const stdoutTail = new OutputTail(settings.maxOutputBytes);
+    const stderrTail = new OutputTail(settings.maxOutputBytes);
+    let openPipes = 2;
+    let leaderExit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let stopReason: StopReason | null = null;
+    let terminating = false;
+    let groupGone = false;
+    let settled = false;
+    let pollTimer: NodeJS.Timeout | undefined;
+    let cancelKillTimer = (): void => {};
+    let cancelGiveUpTimer = (): void => {};
+    let cancelDrainTimer = (): void => {};
+
+    const signalJob = (signal: NodeJS.Signals): void => {
+      if (process.platform === 'win32') child.kill(signal);
+      else signalProcessGroup(pid, signal);
+    };
+    const isJobAlive = (): boolean => (process.platform === 'win32' ? leaderExit === null : isProcessGroupAlive(pid));
+
+    const terminate = (): void => {
+      if (terminating) return;
+      terminating = true;
+      signalJob('SIGTERM');
+      cancelKillTimer = startTimer(settings.killGraceMs, () => {
+        signalJob('SIGKILL');
+        cancelGiveUpTimer = startTimer(AFTER_KILL_WAIT_MS, onGroupGone);
+      });
+    };
+
+    const stop = (reason: StopReason): void => {
+      // Once the leader has exited its own result stands; leftovers are being cleaned up already.
+      if (leaderExit !== null || stopReason !== null) return;
+      stopReason = reason;
+      terminate();
+    };
+    const onAbort = (): void => stop('abort');
+    const cancelTimeout = startTimer(settings.timeoutMs, () => stop('timeout'));
+    settings.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const checkGroup = (): void => {
+      if (groupGone) return;
+      if (!isJobAlive()) {
+        onGroupGone();
+        return;
+      }
+      terminate();
+      pollTimer ??= setInterval(checkGroup, GROUP_POLL_MS);
+    };
+
+    function onGroupGone(): void {
+      if (groupGone) return;
+      groupGone = true;
+      clearInterval(pollTimer);
+      cancelKillTimer();
+      cancelGiveUpTimer();
+      if (openPipes === 0) {
+        finish();
+        return;
+      }
+      cancelDrainTimer = startTimer(OUTPUT_DRAIN_MS, () => {
+        stdoutPipe.destroy();
+        stderrPipe.destroy();
+        finish();
+      });
+    }
+
+    const onPipeClosed = (): void => {
+      openPipes -= 1;
+      if (openPipes === 0 && groupGone) finish();
+    };
+    stdoutPipe.on('data', (chunk: Buffer) => stdoutTail.write(chunk));
+    stderrPipe.on('data', (chunk: Buffer) => stderrTail.write(chunk));
+    stdoutPipe.once('close', onPipeClosed);
+    stderrPipe.once('close', onPipeClosed);
+    child.once('exit', (code, signal) => {
+      leaderExit = { code, signal };
+      cancelTimeout();
+      checkGroup();
+    });
+
+    function finish(): void {
+      if (settled) return;
+      settled = true;
+      cancelTimeout();
+      clearInterval(pollTimer);
+      cancelKillTimer();
+      cancelGiveUpTimer();
+      cancelDrainTimer();
+      settings.signal?.removeEventListener('abort', onAbort);
+      const base = { exitCode: leaderExit?.code ?? null, httpStatus: null, stdoutTail: stdoutTail.toText(), stderrTail: stderrTail.toText(), durationMs: elapsedMs() };
+      if (stopReason !== null) {
+        resolveOutcome({ ...base, status: stoppedStatus(stopReason), error: stoppedError(stopReason, settings.timeoutMs, settings.signal) });
+      } else if (leaderExit?.code === 0) {
+        resolveOutcome({ ...base, status: 'SUCCEEDED', error: null });
+      } else {
+        resolveOutcome({ ...base, status: 'FAILED', error: describeExit(leaderExit) });
+      }
+    }
+  });
+}
+
+function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null } | null): string {
+  if (exit?.signal) return `killed by ${exit.signal}`;
+  if (exit?.code !== null && exit?.code !== undefined) return `exited with code ${exit.code}`;
+  return 'did not exit after SIGKILL';
+}
+
+/** Only the error code is shown: Node's messages for bad arguments quote values that may be secret. */
+function describeStartFailure(program: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return `command not found: ${program}`;
+  if (code === 'EACCES') return `command is not executable: ${program}`;
+  return `could not start ${program}: ${code ?? 'unknown error'}`;
+}

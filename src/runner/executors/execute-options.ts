@@ -1,0 +1,51 @@
+import { isAbsolute } from 'node:path';
+import { systemClock, type Clock } from '../../shared/clock.js';
+
+export interface ExecuteOptions {
+  /** The attempt's maximum runtime (the schedule's `timeout`). */
+  timeoutMs: number;
+  /** Delay between SIGTERM and SIGKILL of the job's process group. Default 5000. */
+  killGraceMs?: number;
+  /** Cancel or shutdown: the job is stopped like a timeout but reported CANCELLED. */
+  signal?: AbortSignal;
+  /** The runner's environment: source of `fromEnv` values and of the few inherited variables. */
+  env: NodeJS.ProcessEnv;
+  /** Absolute directory that a command job's `cwd` is resolved against. */
+  baseDir: string;
+  /** Bytes kept from the end of each output stream. Default 16 KiB. */
+  maxOutputBytes?: number;
+  clock?: Clock;
+}
+
+/** ExecuteOptions with defaults applied; what the executors receive. */
+export interface ExecutorSettings {
+  timeoutMs: number;
+  killGraceMs: number;
+  signal: AbortSignal | undefined;
+  env: NodeJS.ProcessEnv;
+  baseDir: string;
+  maxOutputBytes: number;
+  clock: Clock;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 5000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024;
+
+/** Bad options are the caller's bug, not the job's: they throw. */
+export function settleExecuteOptions(options: ExecuteOptions): ExecutorSettings {
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number (got ${options.timeoutMs})`);
+  if (!Number.isFinite(killGraceMs) || killGraceMs < 0) throw new RangeError(`killGraceMs must be a non-negative number (got ${killGraceMs})`);
+  if (!Number.isInteger(maxOutputBytes) || maxOutputBytes < 0) throw new RangeError(`maxOutputBytes must be a non-negative integer (got ${maxOutputBytes})`);
+  if (!isAbsolute(options.baseDir)) throw new RangeError(`baseDir must be an absolute path (got ${options.baseDir})`);
+  return {
+    timeoutMs: options.timeoutMs,
+    killGraceMs,
+    signal: options.signal,
+    env: options.env,
+    baseDir: options.baseDir,
+    maxOutputBytes,
+    clock: options.clock ?? systemClock,
+  };
+}

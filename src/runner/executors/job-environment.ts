@@ -1,0 +1,45 @@
+import type { RunContext } from '../run-types.js';
+
+/**
+ * What a command job inherits from the runner's environment: only operating-system plumbing that
+ * programs need to start and behave (search path, home, user, locale, zone, temp dir; on Windows
+ * the system paths). Nothing else: the runner's DATABASE_URL, cloud credentials and every other
+ * secret stay out of jobs unless a job asks for one by name with `{ fromEnv }`. Proxy variables
+ * are not inherited either, because they often embed credentials; a job that needs one declares
+ * `HTTPS_PROXY: { fromEnv: HTTPS_PROXY }`.
+ */
+export const INHERITED_ENV_NAMES = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR',
+  'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP',
+] as const;
+/** Plus every locale category variable (`LC_ALL`, `LC_CTYPE`, …). */
+const INHERITED_ENV_PREFIX = 'LC_';
+
+export function inheritedEnvironment(runnerEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const inherited: Record<string, string> = {};
+  for (const [name, value] of Object.entries(runnerEnv)) {
+    if (value === undefined) continue;
+    if ((INHERITED_ENV_NAMES as readonly string[]).includes(name) || name.startsWith(INHERITED_ENV_PREFIX)) inherited[name] = value;
+  }
+  return inherited;
+}
+
+/** SPEC §7 run context. CRONFORM_BUSINESS_DATE is absent (not empty) when the run has none. */
+export function runContextEnvironment(context: RunContext): Record<string, string> {
+  const env: Record<string, string> = {
+    CRONFORM_RUN_ID: String(context.runId),
+    CRONFORM_SCHEDULE: context.schedule,
+    CRONFORM_SCHEDULED_FOR: context.scheduledFor,
+    CRONFORM_IDEMPOTENCY_KEY: context.idempotencyKey,
+    CRONFORM_ATTEMPT: String(context.attempt),
+    CRONFORM_TRIGGER: context.trigger,
+    CRONFORM_PAYLOAD: JSON.stringify(context.payload),
+  };
+  if (context.businessDate !== null) env.CRONFORM_BUSINESS_DATE = context.businessDate;
+  return env;
+}
+
+/** Later layers win: inherited plumbing < the job's own env < the run context, which a job cannot fake. */
+export function composeJobEnvironment(runnerEnv: NodeJS.ProcessEnv, jobEnv: Record<string, string>, context: RunContext): Record<string, string> {
+  return { ...inheritedEnvironment(runnerEnv), ...jobEnv, ...runContextEnvironment(context) };
+}

@@ -1,0 +1,53 @@
+import type { RunContext } from '../run-types.js';
+
+/** The `{{…}}` placeholders a job definition may use; anything else fails the attempt. */
+export const PLACEHOLDER_NAMES = ['businessDate', 'scheduledFor', 'runId', 'attempt', 'idempotencyKey', 'schedule', 'trigger'] as const;
+export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
+
+export type Prepared<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+function isPlaceholderName(name: string): name is PlaceholderName {
+  return (PLACEHOLDER_NAMES as readonly string[]).includes(name);
+}
+
+export function placeholderValues(context: RunContext): Record<PlaceholderName, string | null> {
+  return {
+    businessDate: context.businessDate,
+    scheduledFor: context.scheduledFor,
+    runId: String(context.runId),
+    attempt: String(context.attempt),
+    idempotencyKey: context.idempotencyKey,
+    schedule: context.schedule,
+    trigger: context.trigger,
+  };
+}
+
+/**
+ * Replaces every `{{name}}` in `text`. `where` names the field in errors (`command[2]`,
+ * `headers.X-Date`); `encode` escapes values for their destination (a URL). An unknown name, or one
+ * without a value for this run, is an error: a guessed value would run the job with wrong input.
+ */
+export function substitutePlaceholders(
+  text: string,
+  values: Record<PlaceholderName, string | null>,
+  where: string,
+  encode: (value: string) => string = (value) => value,
+): Prepared<string> {
+  let error: string | null = null;
+  const value = text.replace(PLACEHOLDER, (whole, name: string) => {
+    if (error !== null) return whole;
+    if (!isPlaceholderName(name)) {
+      error = `unknown placeholder {{${name}}} in ${where} (known: ${PLACEHOLDER_NAMES.join(', ')})`;
+      return whole;
+    }
+    const replacement = values[name];
+    if (replacement === null) {
+      error = `placeholder {{${name}}} in ${where} has no value for this run`;
+      return whole;
+    }
+    return encode(replacement);
+  });
+  return error === null ? { ok: true, value } : { ok: false, error };
+}

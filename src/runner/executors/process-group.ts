@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * A command job runs as the leader of its own process group (spawned detached), so the group id is
+ * its pid and one signal reaches every process it started that did not leave the group.
+ */
+
+/** Sends `signal` to the whole group; false when the group no longer exists. */
+export function signalProcessGroup(groupId: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-groupId, signal);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ESRCH') return false;
+    // EPERM: a member changed user (setuid); it exists, and nothing more can be done from here.
+    if (errorCode(error) === 'EPERM') return true;
+    throw error;
+  }
+}
+
+/**
+ * Whether any process of the group is still running. `kill(-group, 0)` also succeeds for zombies,
+ * and in a container whose PID 1 does not reap orphans (Docker without --init) a killed grandchild
+ * stays a zombie forever; on Linux the group's members are therefore read from /proc, where a
+ * zombie shows state Z. Only called while stopping a job, so the scan is rare.
+ */
+export function isProcessGroupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+  } catch (error) {
+    if (errorCode(error) === 'ESRCH') return false;
+    if (errorCode(error) !== 'EPERM') throw error;
+  }
+  return process.platform === 'linux' ? hasRunningMemberInProc(groupId) : true;
+}
+
+function hasRunningMemberInProc(groupId: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while scanning
+    }
+    // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses, so cut at the last ')'.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === groupId && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null)?.code;
+}

@@ -1,0 +1,40 @@
+/**
+ * The reconciler repairs state (SPEC §7): expired leases are resolved per `onStall`, PENDING
+ * runs are promoted when nothing of their schedule is active, silent runners are marked stopped,
+ * and pauses past their `until` end. Missed slots need nothing special here: a schedule whose
+ * next_run_at lies in the past is simply due, and the scheduler applies its misfire policy.
+ */
+import type { Database } from '../db/client.js';
+import { loadStallPolicies, markSilentRunnersStopped, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
+import { notifyRunsQueued } from '../db/scheduler-queries.js';
+import { endExpiredPauses } from '../db/pause-queries.js';
+import { promotePendingRuns } from '../db/worker-queries.js';
+import type { RetryDefinition, OnStall } from '../compile/definition.js';
+import { stallDecision } from './policy/lease.js';
+
+export interface ReconcileResult {
+  stalled: number;
+  promoted: number;
+  silentRunners: number;
+  pausesEnded: number;
+}
+
+export async function runReconcileTick(database: Database, options: { nowMs: number; runnerSilenceMs: number; batchSize?: number }): Promise<ReconcileResult> {
+  const now = new Date(options.nowMs);
+  const { stalled, promoted } = await database.db.transaction(async (tx) => {
+    const expired = await takeExpiredLeases(tx, now, options.batchSize ?? 500);
+    const policies = await loadStallPolicies(tx, expired.map((e) => e.runId));
+    const resolutions: StallResolution[] = expired.map((lease) => {
+      const policy = policies.get(lease.runId);
+      const decision = stallDecision({ attempts: lease.attempt, maxAttempts: lease.maxAttempts }, (policy?.onStall ?? 'retry') as OnStall, (policy?.retry ?? { maxAttempts: 1, backoff: 'fixed', initialDelayMs: 0, maxDelayMs: 0 }) as RetryDefinition, options.nowMs);
+      return { runId: lease.runId, attempt: lease.attempt, runStatus: decision.status, runAfter: 'runAfterMs' in decision ? new Date(decision.runAfterMs) : null };
+    });
+    const stalledCount = await resolveStalledRuns(tx, resolutions, now);
+    const promotedCount = await promotePendingRuns(tx, 'all');
+    if (promotedCount > 0 || resolutions.some((r) => r.runStatus === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+    return { stalled: stalledCount, promoted: promotedCount };
+  });
+  const silentRunners = await markSilentRunnersStopped(database.db, now, options.runnerSilenceMs);
+  const pausesEnded = await endExpiredPauses(database.db, now);
+  return { stalled, promoted, silentRunners, pausesEnded };
+}

@@ -1,0 +1,179 @@
+/**
+ * One runner process: scheduler, worker and reconciler on one database, any number of replicas.
+ * The loop reads the clock once per iteration and sleeps until the next thing that can happen
+ * (earliest next_run_at, earliest run_after, heartbeat, reconcile), waking early on NOTIFY
+ * (apply → cronform_schedules; new runs → cronform_runs) or when a job finishes. There is no
+ * slow fixed poll; a long safety poll only covers lost notifications.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Database } from '../db/client.js';
+import { heartbeatRunner, markRunnerStopped, upsertRunner } from '../db/reconcile-queries.js';
+import { findEarliestNextRunAt, findEarliestRunAfter, RUNS_CHANNEL } from '../db/scheduler-queries.js';
+import { SCHEDULES_CHANNEL } from '../db/schedule-queries.js';
+import { readStoredPolicy, type StoredPolicy } from '../db/settings-queries.js';
+import { DEFAULT_POLICY } from '../compile/definition.js';
+import type { Clock } from '../shared/clock.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import { runReconcileTick } from './reconciler.js';
+import { runSchedulerTick } from './scheduler.js';
+import { Worker } from './worker.js';
+
+export interface RunnerOptions {
+  clock: Clock;
+  concurrency: number;
+  leaseMs?: number;
+  reconcileIntervalMs?: number;
+  drainTimeoutMs?: number;
+  killGraceMs?: number;
+  /** Longest sleep without a known reason to wake (covers lost notifications). */
+  safetyPollMs?: number;
+  baseDir: string;
+  env: NodeJS.ProcessEnv;
+  logger?: Logger;
+  runnerId?: string;
+  version?: string;
+}
+
+const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
+
+export class Runner {
+  readonly id: string;
+  readonly worker: Worker;
+  private readonly logger: Logger;
+  private readonly leaseMs: number;
+  private readonly reconcileIntervalMs: number;
+  private policy: StoredPolicy = defaultStoredPolicy;
+  private stopping = false;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private schedulesChanged = true;
+  private loop: Promise<void> | undefined;
+  private unlisten: Array<() => Promise<void>> = [];
+  private nextReconcileMs = 0;
+  private nextHeartbeatMs = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: RunnerOptions,
+  ) {
+    this.id = options.runnerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.logger = options.logger ?? silentLogger;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
+    this.worker = new Worker(
+      database,
+      {
+        runnerId: this.id,
+        clock: options.clock,
+        concurrency: options.concurrency,
+        leaseMs: this.leaseMs,
+        killGraceMs: options.killGraceMs ?? 5_000,
+        baseDir: options.baseDir,
+        env: options.env,
+        wake: () => this.wake(),
+        onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
+      },
+      this.policy,
+    );
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Registers the runner and starts the loop; resolves once listening. */
+  async start(): Promise<void> {
+    await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
+    this.unlisten.push(
+      await this.database.listen(SCHEDULES_CHANNEL, () => {
+        this.schedulesChanged = true;
+        this.wake();
+      }),
+      await this.database.listen(RUNS_CHANNEL, () => this.wake()),
+    );
+    this.logger.info('runner started', { runnerId: this.id, concurrency: this.options.concurrency, database: this.database.label });
+    this.loop = this.runLoop();
+  }
+
+  /** Graceful shutdown: stop claiming, drain up to the timeout, release what is left. */
+  async stop(): Promise<void> {
+    if (this.stopping) return this.loop;
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+    for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
+    const drained = await this.worker.waitForExecutions(this.options.drainTimeoutMs ?? 30_000);
+    await this.worker.flushCompletions();
+    const released = drained ? 0 : await this.worker.releaseUnfinished();
+    await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
+    this.logger.info('runner stopped', { runnerId: this.id, released });
+  }
+
+  /** One pass of everything that is due now. Exposed so tests can drive the runner with a fake clock. */
+  async tick(): Promise<void> {
+    const nowMs = this.options.clock.nowMs();
+    if (this.schedulesChanged) {
+      this.schedulesChanged = false;
+      this.policy = (await readStoredPolicy(this.database.db))?.policy ?? defaultStoredPolicy;
+      this.worker.setPolicy(this.policy);
+    }
+    await this.worker.flushCompletions();
+    await runSchedulerTick(this.database, { nowMs, policy: this.policy });
+    if (!this.stopping) while ((await this.worker.claimAndStart()) > 0 && this.worker.freeSlots > 0);
+    if (nowMs >= this.nextHeartbeatMs) {
+      await this.worker.heartbeat();
+      await heartbeatRunner(this.database.db, this.id, new Date(nowMs));
+      this.nextHeartbeatMs = nowMs + this.leaseMs / 3;
+    }
+    if (nowMs >= this.nextReconcileMs) {
+      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3 });
+      if (result.stalled > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
+      this.nextReconcileMs = nowMs + this.reconcileIntervalMs;
+    }
+  }
+
+  private async nextWakeMs(nowMs: number): Promise<number> {
+    const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000)];
+    const nextRun = await findEarliestNextRunAt(this.database.db);
+    if (nextRun) candidates.push(nextRun.getTime());
+    if (this.worker.freeSlots > 0) {
+      const runAfter = await findEarliestRunAfter(this.database.db, new Date(nowMs));
+      if (runAfter) candidates.push(runAfter.getTime());
+    }
+    return Math.min(...candidates);
+  }
+
+  private async runLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        this.woken = false;
+        await this.tick();
+        const nowMs = this.options.clock.nowMs();
+        const wakeAtMs = this.worker.pendingCompletions > 0 ? nowMs : await this.nextWakeMs(nowMs);
+        failures = 0;
+        await this.sleep(wakeAtMs - this.options.clock.nowMs());
+      } catch (error) {
+        // A database outage must not kill the runner: back off and try again.
+        failures += 1;
+        const backoffMs = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
+        this.logger.error('runner loop failed; retrying', { error: (error as Error).message, attempt: failures, backoffMs });
+        await this.sleep(backoffMs);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.woken || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+}

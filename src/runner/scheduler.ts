@@ -1,0 +1,88 @@
+/**
+ * The scheduler turns due slots into runs (SPEC §7). One tick = one transaction per batch:
+ * take due schedules (FOR UPDATE SKIP LOCKED), decide every due slot (pure policy), insert the
+ * runs (ON CONFLICT DO NOTHING), then advance next_run_at. Inserting before advancing, inside
+ * one transaction, is what makes a crash lose no slot and two schedulers create no duplicate.
+ */
+import type { StoredPolicy } from '../db/settings-queries.js';
+import type { Database } from '../db/client.js';
+import { advanceSchedules, findSchedulesWithActiveRuns, insertRuns, notifyRunsQueued, takeDueSchedules, type DueSchedule, type NewRun } from '../db/scheduler-queries.js';
+import { applyOverlap } from './policy/overlap.js';
+import { planDueSlots } from './policy/plan-slots.js';
+import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.js';
+
+export interface SchedulerTickOptions {
+  nowMs: number;
+  policy: StoredPolicy;
+  /** Schedules per transaction; a tick loops until none is due. */
+  batchSize?: number;
+}
+
+export interface SchedulerTickResult {
+  schedules: number;
+  runsCreated: number;
+  queued: number;
+}
+
+function toNewRun(schedule: DueSchedule, slot: PlannedSlot, now: Date): NewRun {
+  const { definition } = schedule;
+  const final = slot.status === 'SKIPPED' || slot.status === 'MISSED';
+  return {
+    scheduleId: schedule.id,
+    scheduleVersion: schedule.version,
+    scheduledFor: new Date(slot.scheduledForMs),
+    triggerType: 'SCHEDULED',
+    idempotencyKey: idempotencyKeyFor(schedule.name, slot.scheduledForMs, 'SCHEDULED'),
+    status: slot.status,
+    statusReason: slot.reason,
+    priority: PRIORITY_RANK[definition.priority],
+    queue: definition.queue,
+    businessDate: slot.businessDate,
+    runAfter: new Date(slot.runAfterMs),
+    maxAttempts: definition.retry.maxAttempts,
+    summarizedSlots: slot.summarizedSlots,
+    finishedAt: final ? now : null,
+  };
+}
+
+async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number): Promise<SchedulerTickResult & { full: boolean }> {
+  const now = new Date(options.nowMs);
+  return database.db.transaction(async (tx) => {
+    const due = await takeDueSchedules(tx, now, batchSize);
+    const active = await findSchedulesWithActiveRuns(tx, due.map((s) => s.id));
+    const runs: NewRun[] = [];
+    const advances: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }> = [];
+    for (const schedule of due) {
+      const decided = planDueSlots({
+        name: schedule.name,
+        definition: schedule.definition,
+        nextRunAtMs: schedule.nextRunAt.getTime(),
+        nowMs: options.nowMs,
+        misfireThresholdMs: options.policy.misfireThresholdMs,
+        paused: schedule.pausedAt ? { untilMs: schedule.pausedUntil?.getTime() ?? null } : null,
+      });
+      const slots = applyOverlap(decided.slots, schedule.definition.overlap, active.has(schedule.id));
+      for (const slot of slots) runs.push(toNewRun(schedule, slot, now));
+      const last = slots.at(-1);
+      advances.push({ id: schedule.id, nextRunAt: decided.nextRunAtMs === null ? null : new Date(decided.nextRunAtMs), lastScheduledFor: last ? new Date(last.scheduledForMs) : null });
+    }
+    const inserted = await insertRuns(tx, runs, now);
+    await advanceSchedules(tx, advances);
+    const queued = inserted.filter((r) => r.status === 'QUEUED').length;
+    // One NOTIFY per batch, not per row: a notify per inserted row costs ~3× insert throughput.
+    if (queued > 0) await notifyRunsQueued(tx);
+    return { schedules: due.length, runsCreated: inserted.length, queued, full: due.length === batchSize };
+  });
+}
+
+export async function runSchedulerTick(database: Database, options: SchedulerTickOptions): Promise<SchedulerTickResult> {
+  const batchSize = options.batchSize ?? 500;
+  const total: SchedulerTickResult = { schedules: 0, runsCreated: 0, queued: 0 };
+  for (;;) {
+    const batch = await runBatch(database, options, batchSize);
+    total.schedules += batch.schedules;
+    total.runsCreated += batch.runsCreated;
+    total.queued += batch.queued;
+    if (!batch.full) return total;
+  }
+}

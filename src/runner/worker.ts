@@ -1,0 +1,232 @@
+/**
+ * The worker claims runnable runs and executes them (SPEC §7). Claims are one statement with
+ * SKIP LOCKED; each running attempt holds a lease that heartbeats extend; outcomes are written
+ * in batches and only where the lease is still ours. A failing job is an outcome, not an error.
+ */
+import type { Definition } from '../compile/definition.js';
+import type { Database } from '../db/client.js';
+import type { StoredPolicy } from '../db/settings-queries.js';
+import { claimRuns, completeAttempts, extendLeases, loadDefinitions, promotePendingRuns, releaseLeases, type AttemptCompletion, type ClaimedRun } from '../db/worker-queries.js';
+import { notifyRunsQueued } from '../db/scheduler-queries.js';
+import type { Clock } from '../shared/clock.js';
+import { executeJob } from './executors/execute-job.js';
+import { nextAttemptDecision } from './policy/backoff.js';
+import type { ExecutionOutcome, RunContext } from './run-types.js';
+
+export interface WorkerOptions {
+  runnerId: string;
+  clock: Clock;
+  /** Most attempts this runner executes at once. */
+  concurrency: number;
+  leaseMs: number;
+  killGraceMs: number;
+  baseDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Called when an outcome is recorded (metrics, logs, tests). */
+  onOutcome?: (run: ClaimedRun, outcome: ExecutionOutcome) => void;
+  /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
+  wake?: () => void;
+}
+
+interface InFlight {
+  run: ClaimedRun;
+  controller: AbortController;
+  done: Promise<void>;
+  /** Set when the run must not be completed by us (lease lost, or released at shutdown). */
+  abandoned: boolean;
+}
+
+export class Worker {
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly definitions = new Map<string, Definition>();
+  private completions: Array<{ run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
+  private flushing: Promise<void> | undefined;
+  private policy: StoredPolicy;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: WorkerOptions,
+    policy: StoredPolicy,
+  ) {
+    this.policy = policy;
+  }
+
+  setPolicy(policy: StoredPolicy): void {
+    this.policy = policy;
+  }
+
+  get activeCount(): number {
+    return this.inFlight.size;
+  }
+
+  get freeSlots(): number {
+    return Math.max(0, this.options.concurrency - this.inFlight.size);
+  }
+
+  /** Claims as many runs as there is room for and starts them; returns how many started. */
+  async claimAndStart(): Promise<number> {
+    const capacity = this.freeSlots;
+    if (capacity === 0) return 0;
+    const now = new Date(this.options.clock.nowMs());
+    const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
+    const claimed = await this.database.db.transaction((tx) =>
+      claimRuns(tx, { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 }),
+    );
+    if (claimed.length === 0) return 0;
+    await this.ensureDefinitions(claimed);
+    for (const run of claimed) this.start(run);
+    return claimed.length;
+  }
+
+  private async ensureDefinitions(runs: ClaimedRun[]): Promise<void> {
+    const missing = runs.filter((r) => !this.definitions.has(`${r.scheduleId}:${r.scheduleVersion}`)).map((r) => ({ scheduleId: r.scheduleId, version: r.scheduleVersion }));
+    if (missing.length === 0) return;
+    for (const [key, definition] of await loadDefinitions(this.database.db, missing)) this.definitions.set(key, definition);
+  }
+
+  private start(run: ClaimedRun): void {
+    const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+    const controller = new AbortController();
+    const entry: InFlight = { run, controller, abandoned: false, done: Promise.resolve() };
+    entry.done = this.execute(run, definition, controller.signal).then(
+      (outcome) => this.record(entry, outcome),
+      (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
+    );
+    this.inFlight.set(run.id, entry);
+  }
+
+  private async execute(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal): Promise<ExecutionOutcome> {
+    if (!definition) {
+      return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
+    }
+    const context: RunContext = {
+      runId: run.id,
+      schedule: run.scheduleName,
+      scheduledFor: run.scheduledFor.toISOString(),
+      businessDate: run.businessDate,
+      idempotencyKey: run.idempotencyKey,
+      attempt: run.attempt,
+      trigger: run.triggerType,
+      payload: definition.payload,
+    };
+    return executeJob(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock });
+  }
+
+  private record(entry: InFlight, outcome: ExecutionOutcome): void {
+    if (entry.abandoned) {
+      this.inFlight.delete(entry.run.id);
+      return;
+    }
+    const { run } = entry;
+    const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+    let runStatus: AttemptCompletion['runStatus'] = outcome.status === 'SUCCEEDED' ? 'SUCCESS' : outcome.status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    let runAfter: Date | null = null;
+    if (runStatus === 'FAILED' && definition) {
+      const decision = nextAttemptDecision({ attempts: run.attempt, maxAttempts: run.maxAttempts }, definition.retry, this.options.clock.nowMs());
+      if (decision.status === 'RETRY_PENDING') {
+        runStatus = 'RETRY_PENDING';
+        runAfter = new Date(decision.runAfterMs);
+      }
+    }
+    this.completions.push({
+      run,
+      outcome,
+      completion: {
+        runId: run.id,
+        attempt: run.attempt,
+        attemptStatus: outcome.status,
+        runStatus,
+        runAfter,
+        exitCode: outcome.exitCode,
+        httpStatus: outcome.httpStatus,
+        error: outcome.error,
+        stdoutTail: outcome.stdoutTail,
+        stderrTail: outcome.stderrTail,
+      },
+    });
+    this.options.wake?.();
+  }
+
+  /** Writes every buffered outcome in one transaction, then frees the slots. */
+  async flushCompletions(): Promise<number> {
+    while (this.flushing) await this.flushing;
+    const batch = this.completions;
+    if (batch.length === 0) return 0;
+    this.completions = [];
+    const flush = (async () => {
+      const now = new Date(this.options.clock.nowMs());
+      await this.database.db.transaction(async (tx) => {
+        const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
+        const ended = done.filter((d) => d.status !== 'RETRY_PENDING').map((d) => d.scheduleId);
+        const promoted = await promotePendingRuns(tx, [...new Set(ended)]);
+        if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+      });
+      for (const item of batch) {
+        this.inFlight.delete(item.run.id);
+        this.options.onOutcome?.(item.run, item.outcome);
+      }
+    })();
+    this.flushing = flush;
+    try {
+      await flush;
+    } finally {
+      this.flushing = undefined;
+    }
+    return batch.length;
+  }
+
+  get pendingCompletions(): number {
+    return this.completions.length;
+  }
+
+  /** Extends our leases; runs whose lease we lost (cancelled, or taken over) are stopped. */
+  async heartbeat(): Promise<void> {
+    const running = [...this.inFlight.values()].filter((e) => !e.abandoned).map((e) => e.run.id);
+    const lost = await extendLeases(this.database.db, this.options.runnerId, running, new Date(this.options.clock.nowMs()), this.options.leaseMs);
+    for (const id of lost) this.abandon(id);
+  }
+
+  /** Stop a run without writing its outcome (the database already moved it on). */
+  abandon(runId: number): void {
+    const entry = this.inFlight.get(runId);
+    if (!entry) return;
+    entry.abandoned = true;
+    entry.controller.abort();
+  }
+
+  /** Waits until every started attempt has finished executing (outcomes still to flush). */
+  async waitForExecutions(timeoutMs: number): Promise<boolean> {
+    const all = Promise.all([...this.inFlight.values()].map((e) => e.done)).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([all, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Shutdown after the drain timeout: stop what still runs (process groups killed), then hand the
+   * runs back so another replica starts them at once. Kill first: releasing first could let a
+   * second attempt start while ours is still alive.
+   */
+  async releaseUnfinished(): Promise<number> {
+    const unfinished = [...this.inFlight.values()];
+    for (const entry of unfinished) {
+      entry.abandoned = true;
+      entry.controller.abort();
+    }
+    await Promise.all(unfinished.map((e) => e.done));
+    const ids = unfinished.map((e) => e.run.id);
+    const released = await this.database.db.transaction(async (tx) => {
+      const count = await releaseLeases(tx, this.options.runnerId, ids, new Date(this.options.clock.nowMs()));
+      if (count > 0) await notifyRunsQueued(tx);
+      return count;
+    });
+    for (const id of ids) this.inFlight.delete(id);
+    return released;
+  }
+}
