@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../src/db/client.js';
+import { Runner } from '../../src/runner/runner.js';
+import { runSchedulerTick } from '../../src/runner/scheduler.js';
+import { ManualClock } from '../../src/shared/clock.js';
+import { DEFAULT_POLICY } from '../../src/compile/definition.js';
+import { createPgliteDatabase } from '../support/databases.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+const { source: _source, ...policy } = DEFAULT_POLICY;
+
+interface RunRow {
+  id: number;
+  scheduled_for: string;
+  status: string;
+  status_reason: string | null;
+  attempts: number;
+  idempotency_key: string;
+  business_date: string | null;
+  trigger_type: string;
+}
+
+async function runs(database: Database): Promise<RunRow[]> {
+  return queryRows<RunRow>(
+    database.db,
+    sql`select id::int as id, to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as scheduled_for, status, status_reason, attempts,
+          idempotency_key, business_date::text as business_date, trigger_type
+        from schedule_runs order by scheduled_for, id`,
+  );
+}
+
+async function attempts(database: Database): Promise<Array<{ run_id: number; attempt: number; status: string; error: string | null }>> {
+  return queryRows(database.db, sql`select run_id::int as run_id, attempt, status, error from run_attempts order by run_id, attempt`);
+}
+
+describe('runner on embedded PGlite, driven tick by tick', () => {
+  let database: Database | undefined;
+  let runner: Runner | undefined;
+  afterEach(async () => {
+    await runner?.worker.releaseUnfinished().catch(() => undefined);
+    await database?.close();
+    runner = undefined;
+  });
+
+  function createRunner(db: Database, clock: ManualClock): Runner {
+    return new Runner(db, { clock, concurrency: 4, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, killGraceMs: 500 });
+  }
+
+  it('creates one run at the slot, executes it and records SUCCESS, then schedules the next slot', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *', businessDate: { offsetDays: -1 } }) }, T0);
+    const clock = new ManualClock(T0 + 5 * 60_000 + 120);
+    runner = createRunner(database, clock);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(1);
+    expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
+    await runner.tick();
+    expect(await runs(database)).toEqual([
+      { id: 1, scheduled_for: '2026-11-29T12:05:00Z', status: 'SUCCESS', status_reason: null, attempts: 1, idempotency_key: 'five-minutely:2026-11-29T12:05:00.000Z:SCHEDULED', business_date: '2026-11-28', trigger_type: 'SCHEDULED' },
+    ]);
+    expect(await attempts(database)).toEqual([{ run_id: 1, attempt: 1, status: 'SUCCEEDED', error: null }]);
+    const [schedule] = await queryRows<{ next: string }>(database.db, sql`select to_char(next_run_at at time zone 'UTC', 'HH24:MI') as next from schedules`);
+    expect(schedule?.next).toBe('12:10');
+  });
+
+  it('retries a failed attempt with backoff as a new attempt of the same run', async () => {
+    database = await createPgliteDatabase();
+    const job = { type: 'command', command: [process.execPath, '-e', "process.exit(process.env.CRONFORM_ATTEMPT === '1' ? 3 : 0)"] };
+    await applyManifests(database, { 'a.yaml': scheduleManifest('flaky', { cron: '0 * * * *', job, retry: { maxAttempts: 3, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
+    const clock = new ManualClock(T0 + 3_600_000);
+    runner = createRunner(database, clock);
+    await runner.tick();
+    await runner.worker.waitForExecutions(10_000);
+    await runner.tick();
+    expect((await runs(database)).map((r) => [r.status, r.attempts])).toEqual([['RETRY_PENDING', 1]]);
+    clock.advance(10_000);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(0);
+    clock.advance(21_000);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(1);
+    await runner.worker.waitForExecutions(10_000);
+    await runner.tick();
+    const [run] = await runs(database);
+    expect(run).toMatchObject({ status: 'SUCCESS', attempts: 2, idempotency_key: 'flaky:2026-11-29T13:00:00.000Z:SCHEDULED' });
+    expect((await attempts(database)).map((a) => [a.attempt, a.status, a.error])).toEqual([
+      [1, 'FAILED', 'exited with code 3'],
+      [2, 'SUCCEEDED', null],
+    ]);
+  });
+
+  it('QUEUE_NEW: slots due while a run is active wait as PENDING and are promoted in slot order', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('queued', { cron: '* * * * *', overlap: 'QUEUE_NEW' }) }, T0);
+    for (const minute of [1, 2, 3]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
+    expect((await runs(database)).map((r) => r.status)).toEqual(['QUEUED', 'PENDING', 'PENDING']);
+    const clock = new ManualClock(T0 + 3 * 60_000 + 20);
+    runner = createRunner(database, clock);
+    await runner.tick();
+    await runner.worker.waitForExecutions(10_000);
+    await runner.tick();
+    expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS', 'RUNNING', 'PENDING']);
+  });
+
+  it('SKIP_NEW: a slot due while a run is active is recorded as SKIPPED/OVERLAP', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('skipper', { cron: '* * * * *', overlap: 'SKIP_NEW' }) }, T0);
+    for (const minute of [1, 2]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
+    expect((await runs(database)).map((r) => [r.status, r.status_reason])).toEqual([
+      ['QUEUED', null],
+      ['SKIPPED', 'OVERLAP'],
+    ]);
+  });
+
+  it('ALLOW: every slot is queued even while another run is active', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('allower', { cron: '* * * * *', overlap: 'ALLOW' }) }, T0);
+    for (const minute of [1, 2]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
+    expect((await runs(database)).map((r) => r.status)).toEqual(['QUEUED', 'QUEUED']);
+  });
+
+  it('a duplicate scheduler tick for the same slot creates nothing new', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('dup', { cron: '* * * * *' }) }, T0);
+    await runSchedulerTick(database, { nowMs: T0 + 60_010, policy });
+    await database.db.execute(sql`update schedules set next_run_at = '2026-11-29T12:01:00Z'`);
+    await runSchedulerTick(database, { nowMs: T0 + 60_020, policy });
+    expect(await runs(database)).toHaveLength(1);
+  });
+
+  it('approval: runs of a schedule with approval required wait in MANUAL_REQUIRED and are not claimed', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('gated', { cron: '0 3 * * *', approval: 'required' }) }, T0);
+    const clock = new ManualClock(Date.parse('2026-11-30T03:00:00.050Z'));
+    runner = createRunner(database, clock);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(0);
+    expect((await runs(database)).map((r) => r.status)).toEqual(['MANUAL_REQUIRED']);
+  });
+
+  it('an expired lease is recovered per onStall: retry → RETRY_PENDING with the attempt marked STALLED', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('stalls', { cron: '0 * * * *', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
+    await runSchedulerTick(database, { nowMs: T0 + 3_600_000, policy });
+    // A runner claims the run and dies without a heartbeat.
+    await database.db.execute(sql`update schedule_runs set status = 'RUNNING', attempts = 1, lease_owner = 'dead-runner', lease_expires_at = '2026-11-29T13:00:30Z'`);
+    await database.db.execute(sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at) values (1, 1, 'dead-runner', 'RUNNING', '2026-11-29T13:00:00Z')`);
+    const clock = new ManualClock(Date.parse('2026-11-29T13:01:00Z'));
+    runner = new Runner(database, { clock, concurrency: 0 + 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env });
+    await runner.tick();
+    const [attempt] = await attempts(database);
+    expect(attempt).toMatchObject({ attempt: 1, status: 'STALLED' });
+    // The retry is claimed again (attempt 2) once its backoff has passed.
+    clock.advance(2_000);
+    await runner.tick();
+    await runner.worker.waitForExecutions(10_000);
+    await runner.tick();
+    expect((await runs(database))[0]).toMatchObject({ status: 'SUCCESS', attempts: 2 });
+  });
+});
