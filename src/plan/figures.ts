@@ -61,15 +61,15 @@ export function countSlotsBetween(def: Definition, fromMs: number, toMs: number)
 
 /**
  * Slots missed by an outage of `durationMs` ending at `outageEndMs`, and the runs the misfire policy
- * then creates. Slots older than the grace period are never auto-run, whatever the policy; MANUAL
- * runs wait for approval, so every missed slot becomes one.
+ * then creates. Slots older than the grace period are never auto-run, whatever the policy (the
+ * runner records them as GRACE_EXCEEDED, MANUAL included); MANUAL runs wait for approval.
  */
 export function countCatchUpRuns(def: Definition, outageEndMs: number, durationMs: number): { slots: number; runs: number } {
   const startMs = outageEndMs - durationMs;
   const slots = countSlotsBetween(def, startMs, outageEndMs);
   const eligible = () => countSlotsBetween(def, Math.max(startMs, outageEndMs - def.gracePeriodMs), outageEndMs);
   if (def.misfire === 'SKIP') return { slots, runs: 0 };
-  if (def.misfire === 'MANUAL') return { slots, runs: slots };
+  if (def.misfire === 'MANUAL') return { slots, runs: eligible() };
   if (def.misfire === 'RUN_ONCE') return { slots, runs: Math.min(eligible(), 1) };
   return { slots, runs: Math.min(eligible(), def.maxCatchUp) };
 }
