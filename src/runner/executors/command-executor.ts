@@ -161,6 +161,12 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       openPipes -= 1;
       if (openPipes === 0 && groupGone) finish();
     };
+    // Output is best effort and a failed kill is followed by SIGKILL or the give-up timer: neither
+    // may surface as an unhandled 'error' event, which would crash the runner.
+    const ignoreError = (): void => {};
+    child.on('error', ignoreError);
+    stdoutPipe.on('error', ignoreError);
+    stderrPipe.on('error', ignoreError);
     stdoutPipe.on('data', (chunk: Buffer) => stdoutTail.write(chunk));
     stderrPipe.on('data', (chunk: Buffer) => stderrTail.write(chunk));
     stdoutPipe.once('close', onPipeClosed);

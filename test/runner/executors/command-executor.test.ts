@@ -1,0 +1,160 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CommandJobDefinition } from '../../../src/compile/definition.js';
+import { executeJob, type ExecuteOptions } from '../../../src/runner/executors/execute-job.js';
+import type { ExecutionOutcome } from '../../../src/runner/run-types.js';
+import { context, isProcessDead, jobsDir, repoRoot, runnerEnv, startNotifyServer, type TestServer } from './executor-fixtures.js';
+
+const node = process.execPath;
+const options: ExecuteOptions = { timeoutMs: 10_000, killGraceMs: 300, env: runnerEnv, baseDir: repoRoot };
+
+function commandJob(command: string[], more: Partial<CommandJobDefinition> = {}): CommandJobDefinition {
+  return { type: 'command', command, cwd: '.', env: {}, ...more };
+}
+
+function reported(outcome: ExecutionOutcome): { argv: string[]; cwd: string; env: Record<string, string> } {
+  expect(outcome).toMatchObject({ status: 'SUCCEEDED', error: null, exitCode: 0 });
+  return JSON.parse(outcome.stdoutTail!) as { argv: string[]; cwd: string; env: Record<string, string> };
+}
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('command jobs', () => {
+  it('runs argv without a shell, with placeholders substituted and the run context in the environment', async () => {
+    const job = commandJob([node, `${jobsDir}/print-context.js`, '--date', '{{businessDate}}', 'run-{{ runId }}', '$HOME;`x`'], {
+      env: { MODE: 'full-{{attempt}}', NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' } },
+    });
+    const { argv, cwd, env } = reported(await executeJob(job, context, options));
+    expect(argv).toEqual(['--date', '2026-03-07', 'run-42', '$HOME;`x`']);
+    expect(cwd).toBe(repoRoot);
+    expect(env).toEqual({
+      PATH: process.env.PATH,
+      HOME: '/home/cronform',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      MODE: 'full-2',
+      NOTION_TOKEN: 'notion-secret-value',
+      CRONFORM_RUN_ID: '42',
+      CRONFORM_SCHEDULE: 'daily-report',
+      CRONFORM_SCHEDULED_FOR: '2026-03-08T10:30:00.000Z',
+      CRONFORM_BUSINESS_DATE: '2026-03-07',
+      CRONFORM_IDEMPOTENCY_KEY: 'daily-report:2026-03-08T10:30:00.000Z:SCHEDULED',
+      CRONFORM_ATTEMPT: '2',
+      CRONFORM_TRIGGER: 'SCHEDULED',
+      CRONFORM_PAYLOAD: '{"project":"platform","tags":["a","b"]}',
+    });
+  });
+
+  it('lets the run context win over a job env of the same name, and omits a missing business date', async () => {
+    const job = commandJob([node, `${jobsDir}/print-context.js`], { env: { CRONFORM_RUN_ID: 'forged' } });
+    const { env } = reported(await executeJob(job, { ...context, businessDate: null }, options));
+    expect(env.CRONFORM_RUN_ID).toBe('42');
+    expect(env).not.toHaveProperty('CRONFORM_BUSINESS_DATE');
+  });
+
+  it('resolves cwd against baseDir', async () => {
+    const { cwd } = reported(await executeJob(commandJob([node, `${jobsDir}/print-context.js`], { cwd: 'test/fixtures' }), context, options));
+    expect(cwd).toBe(`${repoRoot}/test/fixtures`);
+  });
+
+  it.each([
+    ['a missing secret', { env: { NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' } } }, { ...runnerEnv, NOTION_TOKEN: undefined }, 'environment variable NOTION_TOKEN is not set on this runner'],
+    ['several missing secrets', { env: { A: { fromEnv: 'TOKEN_A' }, B: { fromEnv: 'TOKEN_B' } } }, runnerEnv, 'environment variables TOKEN_A, TOKEN_B are not set on this runner'],
+    ['an unknown placeholder in argv', { command: ['{{bizDate}}'] }, runnerEnv, 'unknown placeholder {{bizDate}} in command[3] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
+    ['an unknown placeholder in env', { env: { DAY: '{{day}}' } }, runnerEnv, 'unknown placeholder {{day}} in env.DAY (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
+    ['a missing working directory', { cwd: 'no/such/dir' }, runnerEnv, `working directory ${repoRoot}/no/such/dir does not exist`],
+  ] as const)('fails without starting the job on %s', async (_case, change, env, error) => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'cronform-')), 'started');
+    const starts = [node, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`];
+    const job = commandJob('command' in change ? [...starts, ...change.command] : starts, 'command' in change ? {} : change);
+    const outcome = await executeJob(job, context, { ...options, env });
+    expect(outcome).toMatchObject({ status: 'FAILED', error, exitCode: null, stdoutTail: null, stderrTail: null });
+    expect(existsSync(marker)).toBe(false);
+    expect(JSON.stringify(outcome)).not.toMatch(/secret-value|password/);
+  });
+
+  it.each([
+    ['a non-zero exit', [node, '-e', 'process.stderr.write("boom\\n"); process.exit(3)'], { error: 'exited with code 3', exitCode: 3, stderrTail: 'boom\n' }],
+    ['death by a signal', [node, '-e', 'process.kill(process.pid, "SIGKILL")'], { error: 'killed by SIGKILL', exitCode: null }],
+    ['a command that does not exist', ['cronform-no-such-command', '--flag'], { error: 'command not found: cronform-no-such-command', exitCode: null }],
+  ])('reports %s as FAILED', async (_case, command, expected) => {
+    expect(await executeJob(commandJob(command), context, options)).toMatchObject({ status: 'FAILED', httpStatus: null, ...expected });
+  });
+
+  it('keeps only the last maxOutputBytes of each stream, as text', async () => {
+    const fiveMegabytes = 5 * 1024 * 1024;
+    const script = `const big = 'x'.repeat(${fiveMegabytes}); process.stdout.write(big + 'THE-END'); process.stderr.write(big + 'é-END');`;
+    const outcome = await executeJob(commandJob([node, '-e', script]), context, options);
+    expect(outcome.status).toBe('SUCCEEDED');
+    expect(Buffer.byteLength(outcome.stdoutTail!)).toBe(16 * 1024);
+    expect(outcome.stdoutTail!.endsWith('xxxTHE-END')).toBe(true);
+    expect(Buffer.byteLength(outcome.stderrTail!)).toBe(16 * 1024);
+    expect(outcome.stderrTail!.endsWith('xé-END')).toBe(true);
+
+    const small = await executeJob(commandJob([node, '-e', script]), context, { ...options, maxOutputBytes: 10 });
+    expect(small.stdoutTail).toBe('xxxTHE-END');
+  });
+
+  it('stores output as UTF-8 text, replacing invalid bytes and NUL', async () => {
+    const script = 'process.stdout.write(Buffer.from([0x6f, 0x6b, 0xff, 0x00, 0x21]))';
+    expect((await executeJob(commandJob([node, '-e', script]), context, options)).stdoutTail).toBe('ok\uFFFD\uFFFD!');
+  });
+
+  it('on timeout kills the whole process group, SIGKILL after the grace when SIGTERM is ignored', async () => {
+    const startedMs = performance.now();
+    const outcome = await executeJob(commandJob([node, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'stay']), context, { ...options, timeoutMs: 1000, killGraceMs: 300 });
+    const tookMs = performance.now() - startedMs;
+    expect(outcome).toMatchObject({ status: 'TIMED_OUT', error: 'timed out after 1s', exitCode: null });
+    const pids = JSON.parse(outcome.stdoutTail!) as { child: number; grandchild: number };
+    expect(isProcessDead(pids.child)).toBe(true);
+    expect(isProcessDead(pids.grandchild)).toBe(true);
+    expect(tookMs).toBeGreaterThanOrEqual(1000 + 300 - 20);
+    expect(tookMs).toBeLessThan(5000);
+  });
+
+  it('on abort stops the process group and reports CANCELLED, leaving no listener behind', async () => {
+    const notify = await startNotifyServer<{ child: number; grandchild: number }>();
+    servers.push(notify);
+    const controller = new AbortController();
+    const running = executeJob(commandJob([node, `${jobsDir}/process-tree.js`, notify.url, 'default', 'stay']), context, { ...options, signal: controller.signal });
+    const pids = await Promise.race([notify.first, running.then((outcome) => Promise.reject(new Error(`job ended early: ${JSON.stringify(outcome)}`)))]);
+    controller.abort('runner shutting down');
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'CANCELLED', error: 'cancelled: runner shutting down' });
+    expect(isProcessDead(pids.child)).toBe(true);
+    expect(isProcessDead(pids.grandchild)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('does not start a job whose signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await executeJob(commandJob(['cronform-no-such-command']), context, { ...options, signal: controller.signal });
+    expect(outcome).toMatchObject({ status: 'CANCELLED', error: 'cancelled', exitCode: null });
+  });
+
+  it('stops what a finished job left running in its group, keeping its own result', async () => {
+    const outcome = await executeJob(commandJob([node, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'exit']), context, { ...options, killGraceMs: 200 });
+    expect(outcome).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, error: null });
+    const pids = JSON.parse(outcome.stdoutTail!) as { child: number; grandchild: number };
+    expect(isProcessDead(pids.grandchild)).toBe(true);
+  });
+
+  it('leaves no timer running after the job ends', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const before = timers();
+    await executeJob(commandJob([node, '-e', '']), context, { ...options, timeoutMs: 60_000 });
+    expect(timers()).toBe(before);
+  });
+
+  it('throws for invalid options, which are the caller\'s bug', async () => {
+    await expect(executeJob(commandJob([node]), context, { ...options, timeoutMs: 0 })).rejects.toThrow('timeoutMs must be a positive number (got 0)');
+    await expect(executeJob(commandJob([node]), context, { ...options, baseDir: 'relative' })).rejects.toThrow('baseDir must be an absolute path');
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { OutputTail } from '../../../src/runner/executors/output-tail.js';
+
+function tailOf(capacityBytes: number, chunks: Array<string | number[]>): OutputTail {
+  const tail = new OutputTail(capacityBytes);
+  for (const chunk of chunks) tail.write(typeof chunk === 'string' ? Buffer.from(chunk) : Uint8Array.from(chunk));
+  return tail;
+}
+
+describe('OutputTail', () => {
+  it.each([
+    { capacity: 8, chunks: [], text: '', truncated: false },
+    { capacity: 8, chunks: ['abc', 'def'], text: 'abcdef', truncated: false },
+    { capacity: 8, chunks: ['abcdef', 'ghij'], text: 'cdefghij', truncated: true },
+    { capacity: 8, chunks: ['abcdef', 'ghij', 'klm', 'n'], text: 'ghijklmn', truncated: true },
+    { capacity: 4, chunks: ['ab', 'cdefghij'], text: 'ghij', truncated: true },
+    { capacity: 0, chunks: ['abc'], text: '', truncated: true },
+    // A cut through a multi-byte character starts the text at the next whole one.
+    { capacity: 4, chunks: ['aé€'], text: '€', truncated: true },
+    { capacity: 4, chunks: [[0x61, 0xff, 0x00, 0x62]], text: 'a\uFFFD\uFFFDb', truncated: false },
+  ])('keeps $text from $chunks with capacity $capacity', ({ capacity, chunks, text, truncated }) => {
+    const tail = tailOf(capacity, chunks);
+    expect(tail.toText()).toBe(text);
+    expect(tail.truncated).toBe(truncated);
+  });
+
+  it('counts every byte it saw', () => {
+    expect(tailOf(4, ['abc', 'defgh']).totalBytes).toBe(8);
+  });
+});
