@@ -17,6 +17,7 @@ import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { runReconcileTick } from './reconciler.js';
 import { runSchedulerTick } from './scheduler.js';
+import { JobReaper } from './job-reaper.js';
 import { Worker } from './worker.js';
 
 export interface RunnerOptions {
@@ -52,6 +53,7 @@ export class Runner {
   private unlisten: Array<() => Promise<void>> = [];
   private nextReconcileMs = 0;
   private nextHeartbeatMs = 0;
+  private readonly reaper = new JobReaper();
 
   constructor(
     private readonly database: Database,
@@ -72,6 +74,7 @@ export class Runner {
         baseDir: options.baseDir,
         env: options.env,
         wake: () => this.wake(),
+        processGroups: this.reaper,
         onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
       },
       this.policy,
@@ -85,6 +88,7 @@ export class Runner {
 
   /** Registers the runner and starts the loop; resolves once listening. */
   async start(): Promise<void> {
+    this.reaper.start(this.options.killGraceMs ?? 5_000);
     await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
     this.unlisten.push(
       await this.database.listen(SCHEDULES_CHANNEL, () => {
@@ -107,6 +111,7 @@ export class Runner {
     const drained = await this.worker.waitForExecutions(this.options.drainTimeoutMs ?? 30_000);
     await this.worker.flushCompletions();
     const released = drained ? 0 : await this.worker.releaseUnfinished();
+    this.reaper.stop();
     await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
     this.logger.info('runner stopped', { runnerId: this.id, released });
   }

@@ -10,6 +10,7 @@ import { claimRuns, completeAttempts, extendLeases, loadDefinitions, promotePend
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { executeJob } from './executors/execute-job.js';
+import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { nextAttemptDecision } from './policy/backoff.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
 
@@ -26,6 +27,7 @@ export interface WorkerOptions {
   onOutcome?: (run: ClaimedRun, outcome: ExecutionOutcome) => void;
   /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
   wake?: () => void;
+  processGroups?: ProcessGroupRegistry;
 }
 
 interface InFlight {
@@ -109,7 +111,7 @@ export class Worker {
       trigger: run.triggerType,
       payload: definition.payload,
     };
-    return executeJob(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock });
+    return executeJob(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock, ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}) });
   }
 
   private record(entry: InFlight, outcome: ExecutionOutcome): void {

@@ -90,6 +90,7 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
     });
   }
 
+  settings.processGroups?.add(pid);
   return new Promise((resolveOutcome) => {
     const stdoutTail = new OutputTail(settings.maxOutputBytes);
     const stderrTail = new OutputTail(settings.maxOutputBytes);
@@ -186,6 +187,7 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       cancelGiveUpTimer();
       cancelDrainTimer();
       settings.signal?.removeEventListener('abort', onAbort);
+      settings.processGroups?.remove(pid!);
       const base = { exitCode: leaderExit?.code ?? null, httpStatus: null, stdoutTail: stdoutTail.toText(), stderrTail: stderrTail.toText(), durationMs: elapsedMs() };
       if (stopReason !== null) {
         resolveOutcome({ ...base, status: stoppedStatus(stopReason), error: stoppedError(stopReason, settings.timeoutMs, settings.signal) });

@@ -15,6 +15,13 @@ export interface ExecuteOptions {
   /** Bytes kept from the end of each output stream. Default 16 KiB. */
   maxOutputBytes?: number;
   clock?: Clock;
+  /** Told about each job's process group while it lives, so it can be killed if the runner dies. */
+  processGroups?: ProcessGroupRegistry;
+}
+
+export interface ProcessGroupRegistry {
+  add(groupId: number): void;
+  remove(groupId: number): void;
 }
 
 /** ExecuteOptions with defaults applied; what the executors receive. */
@@ -26,6 +33,7 @@ export interface ExecutorSettings {
   baseDir: string;
   maxOutputBytes: number;
   clock: Clock;
+  processGroups: ProcessGroupRegistry | undefined;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 5000;
@@ -47,5 +55,6 @@ export function settleExecuteOptions(options: ExecuteOptions): ExecutorSettings 
     baseDir: options.baseDir,
     maxOutputBytes,
     clock: options.clock ?? systemClock,
+    processGroups: options.processGroups,
   };
 }
