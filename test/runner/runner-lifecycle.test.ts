@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../src/db/client.js';
+import { Runner } from '../../src/runner/runner.js';
+import { runSchedulerTick } from '../../src/runner/scheduler.js';
+import { ManualClock, systemClock } from '../../src/shared/clock.js';
+import { DEFAULT_POLICY } from '../../src/compile/definition.js';
+import { createPgliteDatabase } from '../support/databases.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+
+const { source: _source, ...policy } = DEFAULT_POLICY;
+
+async function runRows(database: Database) {
+  return queryRows<{ scheduled_for: string; status: string; status_reason: string | null; lease_owner: string | null; attempts: number }>(
+    database.db,
+    sql`select to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as scheduled_for, status, status_reason, lease_owner, attempts from schedule_runs order by scheduled_for, id`,
+  );
+}
+
+describe('runner lifecycle', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+  });
+
+  it('graceful shutdown: stops claiming, and releases what did not finish within the drain timeout', async () => {
+    database = await createPgliteDatabase();
+    const now = Date.now();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('slow', { cron: '0 0 1 1 *', timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } }) }, now);
+    await database.db.execute(
+      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+          select id, version, now(), 'MANUAL', 'slow:manual', 'QUEUED', 2, 'default', now(), 1 from schedules`,
+    );
+    const runner = new Runner(database, { clock: systemClock, concurrency: 2, leaseMs: 30_000, drainTimeoutMs: 300, killGraceMs: 200, baseDir: process.cwd(), env: process.env });
+    await runner.start();
+    for (let i = 0; i < 100 && runner.worker.activeCount === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runner.worker.activeCount).toBe(1);
+    await runner.stop();
+    expect(await runRows(database)).toEqual([{ scheduled_for: expect.any(String), status: 'QUEUED', status_reason: null, lease_owner: null, attempts: 1 }]);
+    const [attempt] = await queryRows<{ status: string; error: string }>(database.db, sql`select status, error from run_attempts`);
+    expect(attempt).toEqual({ status: 'CANCELLED', error: 'runner shut down before the attempt finished; run released to other runners' });
+    // Released without using up a retry: one more attempt is allowed.
+    const [run] = await queryRows<{ max_attempts: number }>(database.db, sql`select max_attempts from schedule_runs`);
+    expect(run?.max_attempts).toBe(2);
+    const [runnerRow] = await queryRows<{ stopped: boolean }>(database.db, sql`select stopped_at is not null as stopped from runners`);
+    expect(runnerRow?.stopped).toBe(true);
+  });
+
+  it('turns a DST day into the right runs end to end (New York, 02:30 shifted to 03:30 EDT)', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('nightly', { cron: '30 2 * * *', timezone: 'America/New_York', dst: { gap: 'shift', fold: 'first' } }) }, Date.parse('2026-03-07T12:00:00Z'));
+    await runSchedulerTick(database, { nowMs: Date.parse('2026-03-08T07:30:00.100Z'), policy });
+    await runSchedulerTick(database, { nowMs: Date.parse('2026-03-09T06:30:00.100Z'), policy });
+    expect((await runRows(database)).map((r) => r.scheduled_for)).toEqual(['2026-03-08T07:30Z', '2026-03-09T06:30Z']);
+  });
+
+  it('after a 2-day outage, RUN_ONCE runs the latest missed slot and records the others', async () => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('hourly', { cron: '0 * * * *', misfire: 'RUN_ONCE', gracePeriod: '3h' }) }, t0);
+    await runSchedulerTick(database, { nowMs: t0 + 48 * 3_600_000 + 30 * 60_000, policy });
+    const rows = await runRows(database);
+    expect(rows).toHaveLength(48);
+    expect(rows.filter((r) => r.status === 'QUEUED').map((r) => r.scheduled_for)).toEqual(['2026-12-01T12:00Z']);
+    expect(rows.filter((r) => r.status_reason === 'MISFIRE')).toHaveLength(2);
+    expect(rows.filter((r) => r.status_reason === 'GRACE_EXCEEDED')).toHaveLength(45);
+    const [schedule] = await queryRows<{ next: string }>(database.db, sql`select to_char(next_run_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as next from schedules`);
+    expect(schedule?.next).toBe('2026-12-01T13:00Z');
+  });
+
+  it('a paused schedule records its slots as SKIPPED/PAUSED, and the pause ends at its until', async () => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('pausable', { cron: '*/10 * * * *' }) }, t0);
+    await database.db.execute(sql`update schedules set paused_at = '2026-11-29T12:00:00Z', paused_by = 'ops', paused_reason = 'incident', paused_until = '2026-11-29T12:25:00Z'`);
+    const clock = new ManualClock(t0 + 10 * 60_000 + 5);
+    const runner = new Runner(database, { clock, concurrency: 0 + 1, baseDir: process.cwd(), env: process.env });
+    for (const minute of [10, 20, 30]) {
+      clock.set(t0 + minute * 60_000 + 5);
+      await runSchedulerTick(database, { nowMs: clock.nowMs(), policy });
+    }
+    expect((await runRows(database)).map((r) => [r.scheduled_for.slice(11), r.status, r.status_reason])).toEqual([
+      ['12:10Z', 'SKIPPED', 'PAUSED'],
+      ['12:20Z', 'SKIPPED', 'PAUSED'],
+      ['12:30Z', 'QUEUED', null],
+    ]);
+    await runner.tick();
+    const [schedule] = await queryRows<{ paused: boolean }>(database.db, sql`select paused_at is not null as paused from schedules`);
+    expect(schedule?.paused).toBe(false);
+    const [audit] = await queryRows<{ action: string; reason: string }>(database.db, sql`select action, reason from audit_log where action = 'SCHEDULE_RESUMED'`);
+    expect(audit).toEqual({ action: 'SCHEDULE_RESUMED', reason: 'pause expired' });
+    await runner.worker.waitForExecutions(10_000);
+    await runner.worker.flushCompletions();
+  });
+});
