@@ -18,7 +18,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { runReconcileTick } from './reconciler.js';
 import { runSchedulerTick } from './scheduler.js';
 import { JobReaper } from './job-reaper.js';
-import { Worker } from './worker.js';
+import { Worker, type WorkerOptions } from './worker.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -34,6 +34,8 @@ export interface RunnerOptions {
   logger?: Logger;
   runnerId?: string;
   version?: string;
+  /** Replaces the job executors (library embedding, engine benchmark). */
+  execute?: WorkerOptions['execute'];
 }
 
 const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
@@ -75,6 +77,7 @@ export class Runner {
         env: options.env,
         wake: () => this.wake(),
         processGroups: this.reaper,
+        ...(options.execute ? { execute: options.execute } : {}),
         onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
       },
       this.policy,

@@ -28,6 +28,11 @@ export interface WorkerOptions {
   /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
   wake?: () => void;
   processGroups?: ProcessGroupRegistry;
+  /**
+   * How a job is performed; the real executors by default. Embedding cronform as a library (and
+   * the engine benchmark, which measures claim/complete overhead with no-op jobs) may pass another.
+   */
+  execute?: typeof executeJob;
 }
 
 interface InFlight {
@@ -111,7 +116,7 @@ export class Worker {
       trigger: run.triggerType,
       payload: definition.payload,
     };
-    return executeJob(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock, ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}) });
+    return (this.options.execute ?? executeJob)(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock, ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}) });
   }
 
   private record(entry: InFlight, outcome: ExecutionOutcome): void {
