@@ -55,6 +55,7 @@ export class Runner {
   private unlisten: Array<() => Promise<void>> = [];
   private nextReconcileMs = 0;
   private nextHeartbeatMs = 0;
+  private nextDueMs = 0;
   private readonly reaper = new JobReaper();
 
   constructor(
@@ -122,14 +123,21 @@ export class Runner {
   /** One pass of everything that is due now. Exposed so tests can drive the runner with a fake clock. */
   async tick(): Promise<void> {
     const nowMs = this.options.clock.nowMs();
-    if (this.schedulesChanged) {
+    const schedulesChanged = this.schedulesChanged;
+    if (schedulesChanged) {
       this.schedulesChanged = false;
       this.policy = (await readStoredPolicy(this.database.db))?.policy ?? defaultStoredPolicy;
       this.worker.setPolicy(this.policy);
     }
-    await this.worker.flushCompletions();
-    await runSchedulerTick(this.database, { nowMs, policy: this.policy });
-    if (!this.stopping) while ((await this.worker.claimAndStart()) > 0 && this.worker.freeSlots > 0);
+    if (schedulesChanged || nowMs >= this.nextDueMs) {
+      await runSchedulerTick(this.database, { nowMs, policy: this.policy });
+      // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due.
+      this.nextDueMs = (await findEarliestNextRunAt(this.database.db))?.getTime() ?? Number.POSITIVE_INFINITY;
+    }
+    for (;;) {
+      const { claimed } = await this.worker.flushAndClaim({ claim: !this.stopping });
+      if (claimed === 0 || this.worker.freeSlots === 0) break;
+    }
     if (nowMs >= this.nextHeartbeatMs) {
       await this.worker.heartbeat();
       await heartbeatRunner(this.database.db, this.id, new Date(nowMs));
@@ -143,9 +151,7 @@ export class Runner {
   }
 
   private async nextWakeMs(nowMs: number): Promise<number> {
-    const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000)];
-    const nextRun = await findEarliestNextRunAt(this.database.db);
-    if (nextRun) candidates.push(nextRun.getTime());
+    const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs];
     if (this.worker.freeSlots > 0) {
       const runAfter = await findEarliestRunAfter(this.database.db, new Date(nowMs));
       if (runAfter) candidates.push(runAfter.getTime());

@@ -156,30 +156,53 @@ export class Worker {
 
   /** Writes every buffered outcome in one transaction, then frees the slots. */
   async flushCompletions(): Promise<number> {
+    return (await this.flushAndClaim({ claim: false })).flushed;
+  }
+
+  /**
+   * The hot path: write the finished outcomes and claim the next runs in ONE transaction, so a
+   * busy runner pays one round trip of BEGIN/COMMIT per batch instead of two.
+   */
+  async flushAndClaim(options: { claim: boolean } = { claim: true }): Promise<{ flushed: number; claimed: number }> {
     while (this.flushing) await this.flushing;
     const batch = this.completions;
-    if (batch.length === 0) return 0;
     this.completions = [];
-    const flush = (async () => {
+    const capacity = options.claim ? Math.max(0, this.options.concurrency - (this.inFlight.size - batch.length)) : 0;
+    if (batch.length === 0 && capacity === 0) return { flushed: 0, claimed: 0 };
+    let claimed: ClaimedRun[] = [];
+    const work = (async () => {
       const now = new Date(this.options.clock.nowMs());
-      await this.database.db.transaction(async (tx) => {
-        const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
-        const ended = done.filter((d) => d.status !== 'RETRY_PENDING').map((d) => d.scheduleId);
-        const promoted = await promotePendingRuns(tx, [...new Set(ended)]);
-        if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+      const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
+      claimed = await this.database.db.transaction(async (tx) => {
+        if (batch.length > 0) {
+          const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
+          const ended = done.filter((d) => d.status !== 'RETRY_PENDING').map((d) => d.scheduleId);
+          const promoted = await promotePendingRuns(tx, [...new Set(ended)]);
+          if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+        }
+        if (capacity === 0) return [];
+        return claimRuns(tx, { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 });
       });
-      for (const item of batch) {
-        this.inFlight.delete(item.run.id);
-        this.options.onOutcome?.(item.run, item.outcome);
-      }
     })();
-    this.flushing = flush;
+    this.flushing = work;
     try {
-      await flush;
+      await work;
+    } catch (error) {
+      // Nothing was written: keep the outcomes for the next try (the database settles duplicates).
+      this.completions = [...batch, ...this.completions];
+      throw error;
     } finally {
       this.flushing = undefined;
     }
-    return batch.length;
+    for (const item of batch) {
+      this.inFlight.delete(item.run.id);
+      this.options.onOutcome?.(item.run, item.outcome);
+    }
+    if (claimed.length > 0) {
+      await this.ensureDefinitions(claimed);
+      for (const run of claimed) this.start(run);
+    }
+    return { flushed: batch.length, claimed: claimed.length };
   }
 
   get pendingCompletions(): number {
