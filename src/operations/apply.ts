@@ -20,6 +20,7 @@ import {
   type NewAuditRow,
   type NewScheduleVersion,
 } from '../db/schedule-queries.js';
+import { computePlanId } from '../plan/build-plan.js';
 import type { Plan, PlannedChange } from '../plan/plan-types.js';
 import type { StoredSchedule } from '../plan/stored-schedule.js';
 import type { Clock } from '../shared/clock.js';
@@ -89,6 +90,9 @@ function checkPlanIntegrity(plan: Plan): void {
       throw new InvalidPlanError(`the plan's definition of ${change.name} does not match its digest (edited plan file?)`);
     }
   }
+  // Any other edit (an action, a planned-against version) would change what apply does unseen.
+  const { planId, createdAt: _createdAt, ...content } = plan;
+  if (computePlanId(content) !== planId) throw new InvalidPlanError(`the plan's content does not match its id ${planId} (edited plan file?)`);
 }
 
 async function findMoved(tx: Transaction, plan: Plan, locked: StoredSchedule[]): Promise<Array<{ name: string; detail: string }>> {

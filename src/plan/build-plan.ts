@@ -172,6 +172,11 @@ export function buildPlan(input: BuildPlanInput): Plan {
     errors: errors.length,
   };
   const policyChange = errors.length > 0 ? null : diffPolicy(input);
-  const content = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
-  return { formatVersion: PLAN_FORMAT_VERSION, planId: digestOf(content).replace('sha256:', 'plan-').slice(0, 29), createdAt, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
+  const content: Omit<Plan, 'planId' | 'createdAt'> = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
+  return { formatVersion: PLAN_FORMAT_VERSION, planId: computePlanId(content), createdAt, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
+}
+
+/** A plan's id is the digest of everything in it except the id and createdAt, so apply can tell an edited plan file. */
+export function computePlanId(content: Omit<Plan, 'planId' | 'createdAt'>): string {
+  return digestOf(content).replace('sha256:', 'plan-').slice(0, 29);
 }

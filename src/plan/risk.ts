@@ -5,6 +5,7 @@
 import { DateTime } from 'luxon';
 import type { Definition, EnvValue, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
+import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
 import { findDstExposure, type DstExposure } from '../time/dst-exposure.js';
 import { nextSlots } from '../time/slots.js';
@@ -72,7 +73,7 @@ function formatLocal(ms: number, zone: string, withDate: boolean): string {
 
 /** Definition fields that differ, for deciding which findings a change re-raises. */
 function differs(a: Definition, b: Definition, keys: Array<keyof Definition>): boolean {
-  return keys.some((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+  return keys.some((key) => canonicalJson(a[key] ?? null) !== canonicalJson(b[key] ?? null));
 }
 
 /** New or restored schedules, and updates touching `keys`, are (re)assessed; others stay quiet. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { openDatabase, type AppDatabase, type Database } from '../../src/db/client.js';
+import { listenPglite, openDatabase, type AppDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import * as schema from '../../src/db/schema.js';
 
@@ -16,7 +16,7 @@ let template: Promise<Blob> | undefined;
 async function migratedTemplate(): Promise<Blob> {
   template ??= (async () => {
     const client = new PGlite();
-    const database: Database = { engine: 'pglite', db: drizzle(client, { schema }) as unknown as AppDatabase, label: 'template', close: () => client.close() };
+    const database: Database = { engine: 'pglite', db: drizzle(client, { schema }) as unknown as AppDatabase, label: 'template', listen: (c, f) => listenPglite(client, c, f), close: () => client.close() };
     await migrateDatabase(database);
     const dump = await client.dumpDataDir('none');
     await client.close();
@@ -28,7 +28,13 @@ async function migratedTemplate(): Promise<Blob> {
 export async function createPgliteDatabase(): Promise<Database> {
   const client = new PGlite({ loadDataDir: await migratedTemplate() });
   await client.waitReady;
-  return { engine: 'pglite', db: drizzle(client, { schema }) as unknown as AppDatabase, label: 'embedded PGlite (test)', close: () => client.close() };
+  return {
+    engine: 'pglite',
+    db: drizzle(client, { schema }) as unknown as AppDatabase,
+    label: 'embedded PGlite (test)',
+    listen: (channel, onNotify) => listenPglite(client, channel, onNotify),
+    close: () => client.close(),
+  };
 }
 
 export const postgresServerUrl = process.env.CRONFORM_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
