@@ -1,0 +1,41 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { resolveAuthor } from '../operations/actor.js';
+import { withDatabase } from '../operations/database.js';
+import { resumeSchedule, type MissedMode, type ResumeResult } from '../operations/runs/resume.js';
+import { RunOperationError } from '../operations/runs/run-operation-error.js';
+import { systemClock } from '../shared/clock.js';
+import { ExitCodes } from '../shared/exit-codes.js';
+import { databaseFlags } from './database-flags.js';
+
+export default class Resume extends Command {
+  static override summary = 'Resume a paused schedule, and choose what happens to the runs the pause skipped.';
+  static override args = { name: Args.string({ description: 'schedule name', required: true }) };
+  static override flags = {
+    missed: Flags.string({ description: 'skip: leave them skipped; last: run the latest again; all: run them all again, oldest first', options: ['skip', 'last', 'all'], default: 'skip' }),
+    actor: Flags.string({ description: 'who resumes (default: CI environment, then git user)' }),
+    reason: Flags.string({ description: 'why, recorded in the audit log' }),
+    json: Flags.boolean({ description: 'print as JSON' }),
+    ...databaseFlags,
+  };
+
+  async run(): Promise<ResumeResult> {
+    const { args, flags } = await this.parse(Resume);
+    const cwd = process.cwd();
+    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
+    let result: ResumeResult;
+    try {
+      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => resumeSchedule(database, { name: args.name, missed: flags.missed as MissedMode, nowMs: systemClock.nowMs(), author }));
+    } catch (error) {
+      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
+      throw error;
+    }
+    if (flags.json) {
+      this.log(JSON.stringify(result, null, 2));
+    } else {
+      const requeued = result.requeued.length > 0 ? ` Re-queued ${result.requeued.length}: ${result.requeued.map((r) => `run ${r.runId} (${r.scheduledFor}, ${r.status})`).join(', ')}.` : '';
+      const left = result.leftSkipped > 0 ? ` ${result.leftSkipped} run(s) of the pause stay SKIPPED.` : '';
+      this.log(`Resumed ${result.schedule} (paused since ${result.pausedSince}).${requeued}${left}`);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,68 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { withDatabase } from '../operations/database.js';
+import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/list-runs.js';
+import { RunOperationError } from '../operations/runs/run-operation-error.js';
+import { parseInstantOrDuration } from '../operations/runs/time-input.js';
+import { RUN_STATUSES } from '../runner/run-types.js';
+import { systemClock } from '../shared/clock.js';
+import { ExitCodes } from '../shared/exit-codes.js';
+import { databaseFlags } from './database-flags.js';
+
+/** 850ms, 42s, 3m05s, 2h10m: for reading, not for parsing back. */
+export function formatElapsed(ms: number | null): string {
+  if (ms === null) return '-';
+  if (ms < 1000) return `${ms}ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function renderTable(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
+
+export default class Runs extends Command {
+  static override summary = 'List runs, newest slot first.';
+  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d'];
+  static override args = { name: Args.string({ description: 'schedule name (default: all schedules)', required: false }) };
+  static override flags = {
+    status: Flags.string({ description: 'only runs with this status', options: [...RUN_STATUSES] }),
+    since: Flags.string({ description: 'only slots at or after this instant (ISO 8601) or within this duration (24h, 7d)' }),
+    limit: Flags.integer({ description: 'at most this many runs', default: DEFAULT_RUN_LIMIT, min: 1 }),
+    json: Flags.boolean({ description: 'print as JSON' }),
+    ...databaseFlags,
+  };
+
+  async run(): Promise<RunEntry[]> {
+    const { args, flags } = await this.parse(Runs);
+    let runs: RunEntry[];
+    try {
+      const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
+      runs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
+    } catch (error) {
+      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
+      throw error;
+    }
+    if (flags.json) {
+      this.log(JSON.stringify(runs, null, 2));
+    } else if (runs.length === 0) {
+      this.log('No runs.');
+    } else {
+      const rows = runs.map((run) => [
+        String(run.id),
+        run.schedule,
+        run.scheduledFor,
+        run.trigger,
+        `${run.status}${run.statusReason ? `/${run.statusReason}` : ''}${run.summarizedSlots ? ` ×${run.summarizedSlots}` : ''}`,
+        `${run.attempts}/${run.maxAttempts}`,
+        run.startedAt ?? '-',
+        run.finishedAt ?? '-',
+        formatElapsed(run.durationMs),
+      ]);
+      for (const line of renderTable(['ID', 'SCHEDULE', 'SCHEDULED FOR', 'TRIGGER', 'STATUS', 'ATTEMPTS', 'STARTED', 'FINISHED', 'DURATION'], rows)) this.log(line);
+    }
+    return runs;
+  }
+}

@@ -1,0 +1,42 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { resolveAuthor } from '../operations/actor.js';
+import { withDatabase } from '../operations/database.js';
+import { RunOperationError } from '../operations/runs/run-operation-error.js';
+import { triggerRun, type TriggerResult } from '../operations/runs/trigger.js';
+import { systemClock } from '../shared/clock.js';
+import { ExitCodes } from '../shared/exit-codes.js';
+import { databaseFlags } from './database-flags.js';
+
+export default class Trigger extends Command {
+  static override summary = 'Run a schedule now: a MANUAL run for the current second.';
+  static override examples = ['<%= config.bin %> trigger daily-report', '<%= config.bin %> trigger daily-report --force-new --reason "re-run after fix"'];
+  static override args = { name: Args.string({ description: 'schedule name', required: true }) };
+  static override flags = {
+    'force-new': Flags.boolean({ description: 'create the run even if the schedule already has an active run' }),
+    actor: Flags.string({ description: 'who triggers (default: CI environment, then git user)' }),
+    reason: Flags.string({ description: 'why, recorded in the audit log' }),
+    json: Flags.boolean({ description: 'print as JSON' }),
+    ...databaseFlags,
+  };
+
+  async run(): Promise<TriggerResult> {
+    const { args, flags } = await this.parse(Trigger);
+    const cwd = process.cwd();
+    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
+    let result: TriggerResult;
+    try {
+      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => triggerRun(database, { name: args.name, forceNew: flags['force-new'], nowMs: systemClock.nowMs(), author }));
+    } catch (error) {
+      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
+      throw error;
+    }
+    if (flags.json) {
+      this.log(JSON.stringify(result, null, 2));
+    } else {
+      const waiting = result.status === 'MANUAL_REQUIRED' ? `; it waits for approval: cronform approve ${result.runId}` : '';
+      this.log(`Triggered ${result.schedule}: run ${result.runId} for ${result.scheduledFor} (${result.status}, business date ${result.businessDate})${waiting}`);
+      if (result.paused) this.log(`Note: ${result.schedule} is paused; this manual run runs anyway.`);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,179 @@
+/** Read-only statements behind `runs` and `status` (SPEC §7 operations). */
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from './client.js';
+
+export interface RunListFilter {
+  scheduleName?: string | undefined;
+  status?: string | undefined;
+  /** Runs whose slot is at or after this instant. */
+  since?: Date | undefined;
+  limit: number;
+}
+
+export interface RunListRow {
+  id: number;
+  schedule: string;
+  scheduledFor: Date;
+  triggerType: string;
+  status: string;
+  statusReason: string | null;
+  attempts: number;
+  maxAttempts: number;
+  businessDate: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  summarizedSlots: number | null;
+}
+
+interface RunListDbRow {
+  id: string | number;
+  schedule: string;
+  scheduled_for: Date | string;
+  trigger_type: string;
+  status: string;
+  status_reason: string | null;
+  attempts: number;
+  max_attempts: number;
+  business_date: string | Date | null;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+  summarized_slots: number | null;
+}
+
+const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const toOptionalDate = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
+const toDateOnly = (value: string | Date | null): string | null => (value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10));
+
+/** Newest slot first. */
+export async function listRuns(executor: Executor, filter: RunListFilter): Promise<RunListRow[]> {
+  const conditions: SQL[] = [sql`true`];
+  if (filter.scheduleName !== undefined) conditions.push(sql`s.name = ${filter.scheduleName}`);
+  if (filter.status !== undefined) conditions.push(sql`r.status = ${filter.status}`);
+  if (filter.since !== undefined) conditions.push(sql`r.scheduled_for >= ${filter.since.toISOString()}::timestamptz`);
+  const rows = await queryRows<RunListDbRow>(
+    executor,
+    sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.max_attempts,
+          r.business_date, r.started_at, r.finished_at, r.summarized_slots
+        from schedule_runs r join schedules s on s.id = r.schedule_id
+        where ${sql.join(conditions, sql` and `)}
+        order by r.scheduled_for desc, r.id desc
+        limit ${filter.limit}`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    schedule: r.schedule,
+    scheduledFor: toDate(r.scheduled_for),
+    triggerType: r.trigger_type,
+    status: r.status,
+    statusReason: r.status_reason,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    businessDate: toDateOnly(r.business_date),
+    startedAt: toOptionalDate(r.started_at),
+    finishedAt: toOptionalDate(r.finished_at),
+    summarizedSlots: r.summarized_slots,
+  }));
+}
+
+export interface ScheduleStatusRow {
+  name: string;
+  enabled: boolean;
+  nextRunAt: Date | null;
+  pausedAt: Date | null;
+  pausedBy: string | null;
+  pausedReason: string | null;
+  pausedUntil: Date | null;
+  lastRun: { id: number; status: string; scheduledFor: Date; finishedAt: Date | null } | null;
+  succeeded: number;
+  finished: number;
+  p95StartDelayMs: number | null;
+  runsInDay: number;
+  activeRuns: number;
+}
+
+interface ScheduleStatusDbRow {
+  name: string;
+  enabled: boolean | string | null;
+  next_run_at: Date | string | null;
+  paused_at: Date | string | null;
+  paused_by: string | null;
+  paused_reason: string | null;
+  paused_until: Date | string | null;
+  last_id: string | number | null;
+  last_status: string | null;
+  last_scheduled_for: Date | string | null;
+  last_finished_at: Date | string | null;
+  succeeded: number;
+  finished: number;
+  p95_ms: number | string | null;
+  runs_in_day: number;
+  active_runs: number;
+}
+
+export interface StatusWindow {
+  /** Finished runs and start delays are counted from here. */
+  statsSince: Date;
+  /** Runs whose slot falls in [dayStart, dayEnd). */
+  dayStart: Date;
+  dayEnd: Date;
+}
+
+/**
+ * One row per active schedule. Success rate counts runs that executed and ended (SUCCESS or
+ * FAILED); start delay is started_at − scheduled_for of SCHEDULED runs (started_at is the first
+ * attempt's start), as percentile_cont over the window.
+ */
+export async function summarizeScheduleStatus(executor: Executor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
+  const since = window.statsSince.toISOString();
+  const rows = await queryRows<ScheduleStatusDbRow>(
+    executor,
+    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
+          last.id as last_id, last.status as last_status, last.scheduled_for as last_scheduled_for, last.finished_at as last_finished_at,
+          coalesce(stats.succeeded, 0)::int as succeeded, coalesce(stats.finished, 0)::int as finished,
+          delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs
+        from schedules s
+        left join lateral (
+          select r.id, r.status, r.scheduled_for, r.finished_at from schedule_runs r
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED', 'CANCELLED')
+          order by r.finished_at desc nulls last, r.id desc limit 1
+        ) last on true
+        left join lateral (
+          select count(*) filter (where r.status = 'SUCCESS') as succeeded, count(*) as finished from schedule_runs r
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.finished_at >= ${since}::timestamptz
+        ) stats on true
+        left join lateral (
+          select percentile_cont(0.95) within group (order by extract(epoch from (r.started_at - r.scheduled_for)) * 1000) as p95_ms
+          from schedule_runs r
+          where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null and r.started_at >= ${since}::timestamptz
+        ) delay on true
+        left join lateral (
+          select count(*) as n from schedule_runs r
+          where r.schedule_id = s.id and r.scheduled_for >= ${window.dayStart.toISOString()}::timestamptz and r.scheduled_for < ${window.dayEnd.toISOString()}::timestamptz
+        ) day on true
+        left join lateral (
+          select count(*) as n from schedule_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
+        ) active on true
+        where s.status = 'ACTIVE'
+        order by s.name`,
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    enabled: r.enabled === null ? true : r.enabled === true || r.enabled === 'true',
+    nextRunAt: toOptionalDate(r.next_run_at),
+    pausedAt: toOptionalDate(r.paused_at),
+    pausedBy: r.paused_by,
+    pausedReason: r.paused_reason,
+    pausedUntil: toOptionalDate(r.paused_until),
+    lastRun: r.last_id === null ? null : { id: Number(r.last_id), status: r.last_status!, scheduledFor: toDate(r.last_scheduled_for!), finishedAt: toOptionalDate(r.last_finished_at) },
+    succeeded: Number(r.succeeded),
+    finished: Number(r.finished),
+    p95StartDelayMs: r.p95_ms === null ? null : Number(r.p95_ms),
+    runsInDay: Number(r.runs_in_day),
+    activeRuns: Number(r.active_runs),
+  }));
+}
+
+export async function scheduleNameExists(executor: Executor, name: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string | number }>(executor, sql`select id from schedules where name = ${name}`);
+  return rows.length > 0;
+}

@@ -1,0 +1,58 @@
+/** `runs [name]`: run history, newest slot first (SPEC §7 operations). */
+import type { Database } from '../../db/client.js';
+import { listRuns as selectRuns, scheduleNameExists } from '../../db/run-report-queries.js';
+import { RUN_STATUSES, type RunStatus } from '../../runner/run-types.js';
+import { RunOperationError } from './run-operation-error.js';
+
+export const DEFAULT_RUN_LIMIT = 50;
+
+export interface ListRunsOptions {
+  name?: string | undefined;
+  status?: string | undefined;
+  /** Runs whose slot is at or after this instant. */
+  sinceMs?: number | undefined;
+  limit?: number | undefined;
+}
+
+export interface RunEntry {
+  id: number;
+  schedule: string;
+  scheduledFor: string;
+  trigger: string;
+  status: string;
+  statusReason: string | null;
+  attempts: number;
+  maxAttempts: number;
+  businessDate: string | null;
+  /** First attempt's start. */
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** finishedAt − startedAt: with retries it includes the time between attempts. */
+  durationMs: number | null;
+  /** A summary row standing for this many slots of a long outage. */
+  summarizedSlots: number | null;
+}
+
+export async function listRuns(database: Database, options: ListRunsOptions): Promise<RunEntry[]> {
+  const limit = options.limit ?? DEFAULT_RUN_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new RunOperationError(`--limit must be a whole number of at least 1 (got ${limit})`);
+  const status = options.status?.toUpperCase();
+  if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) throw new RunOperationError(`--status must be one of ${RUN_STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`);
+  if (options.name !== undefined && !(await scheduleNameExists(database.db, options.name))) throw new RunOperationError(`no schedule named ${JSON.stringify(options.name)}`);
+  const rows = await selectRuns(database.db, { scheduleName: options.name, status, since: options.sinceMs === undefined ? undefined : new Date(options.sinceMs), limit });
+  return rows.map((row) => ({
+    id: row.id,
+    schedule: row.schedule,
+    scheduledFor: row.scheduledFor.toISOString(),
+    trigger: row.triggerType,
+    status: row.status,
+    statusReason: row.statusReason,
+    attempts: row.attempts,
+    maxAttempts: row.maxAttempts,
+    businessDate: row.businessDate,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    durationMs: row.startedAt && row.finishedAt ? row.finishedAt.getTime() - row.startedAt.getTime() : null,
+    summarizedSlots: row.summarizedSlots,
+  }));
+}
