@@ -70,6 +70,11 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
     sql`with locked as (
           select r.id, r.queue, r.priority, r.scheduled_for from schedule_runs r
           where r.status in ('QUEUED', 'RETRY_PENDING') and r.run_after <= ${now}::timestamptz
+            -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
+            -- manual triggers and backfills are explicit operator actions and still run.
+            and not (r.trigger_type = 'SCHEDULED' and exists (
+              select 1 from schedules s where s.id = r.schedule_id and s.paused_at is not null
+                and (s.paused_until is null or s.paused_until > ${now}::timestamptz)))
           order by r.priority, r.scheduled_for, r.id
           limit ${scan}
           for update skip locked

@@ -11,6 +11,7 @@ import type { Database } from '../db/client.js';
 import { heartbeatRunner, markRunnerStopped, upsertRunner } from '../db/reconcile-queries.js';
 import { findEarliestNextRunAt, findEarliestRunAfter, RUNS_CHANNEL } from '../db/scheduler-queries.js';
 import { SCHEDULES_CHANNEL } from '../db/schedule-queries.js';
+import { CANCEL_CHANNEL } from '../db/run-operations-queries.js';
 import { readStoredPolicy, type StoredPolicy } from '../db/settings-queries.js';
 import { DEFAULT_POLICY } from '../compile/definition.js';
 import type { Clock } from '../shared/clock.js';
@@ -100,6 +101,8 @@ export class Runner {
         this.wake();
       }),
       await this.database.listen(RUNS_CHANNEL, () => this.wake()),
+      // `cronform cancel` of a running run: stop its process now, not at the next heartbeat.
+      await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.abandon(Number(payload))),
     );
     this.logger.info('runner started', { runnerId: this.id, concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();

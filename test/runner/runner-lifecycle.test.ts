@@ -6,6 +6,7 @@ import { runSchedulerTick } from '../../src/runner/scheduler.js';
 import { ManualClock, systemClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
+import { cancelRun } from '../../src/operations/runs/cancel.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 
 const { source: _source, ...policy } = DEFAULT_POLICY;
@@ -14,6 +15,13 @@ async function runRows(database: Database) {
   return queryRows<{ scheduled_for: string; status: string; status_reason: string | null; lease_owner: string | null; attempts: number }>(
     database.db,
     sql`select to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as scheduled_for, status, status_reason, lease_owner, attempts from schedule_runs order by scheduled_for, id`,
+  );
+}
+
+async function insertRun(database: Database, key: string, trigger: 'MANUAL' | 'SCHEDULED'): Promise<void> {
+  await database.db.execute(
+    sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+        select id, version, now() - interval '1 second', ${trigger}, ${key}, 'QUEUED', 2, 'default', now() - interval '1 second', 1 from schedules`,
   );
 }
 
@@ -91,5 +99,41 @@ describe('runner lifecycle', () => {
     expect(audit).toEqual({ action: 'SCHEDULE_RESUMED', reason: 'pause expired' });
     await runner.worker.waitForExecutions(10_000);
     await runner.worker.flushCompletions();
+  });
+
+  it('cancel of a running run stops its process at once (NOTIFY), not at the next heartbeat', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('long', { cron: '0 0 1 1 *', timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } }) }, Date.now());
+    await insertRun(database, 'long:manual', 'MANUAL');
+    const runner = new Runner(database, { clock: systemClock, concurrency: 1, leaseMs: 60_000, killGraceMs: 200, baseDir: process.cwd(), env: process.env });
+    await runner.start();
+    for (let i = 0; i < 100 && runner.worker.activeCount === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runner.worker.activeCount).toBe(1);
+    const started = Date.now();
+    await cancelRun(database, { runId: 1, nowMs: Date.now(), author: { actor: 'ops', reason: 'wrong day', gitSha: null } });
+    for (let i = 0; i < 100 && runner.worker.activeCount > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runner.worker.activeCount).toBe(0);
+    // The lease is 60 s (heartbeat every 20 s): only the notification explains a prompt stop.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await runner.stop();
+    expect((await runRows(database))[0]?.status).toBe('CANCELLED');
+  });
+
+  it('a paused schedule starts no scheduled run, but a manual trigger still runs', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('held', { cron: '0 0 1 1 *' }) }, Date.now());
+    await database.db.execute(sql`update schedules set paused_at = now(), paused_by = 'ops', paused_reason = 'incident'`);
+    await insertRun(database, 'held:scheduled', 'SCHEDULED');
+    await insertRun(database, 'held:manual', 'MANUAL');
+    const runner = new Runner(database, { clock: systemClock, concurrency: 2, baseDir: process.cwd(), env: process.env });
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(1);
+    await runner.worker.waitForExecutions(10_000);
+    await runner.worker.flushCompletions();
+    const rows = await queryRows<{ trigger_type: string; status: string }>(database.db, sql`select trigger_type, status from schedule_runs order by trigger_type`);
+    expect(rows).toEqual([
+      { trigger_type: 'MANUAL', status: 'SUCCESS' },
+      { trigger_type: 'SCHEDULED', status: 'QUEUED' },
+    ]);
   });
 });

@@ -49,6 +49,9 @@ export const TRANSITIONS: readonly TransitionEdge[] = [
   { from: 'MISSED', to: 'PENDING', by: 'resume --missed all on a QUEUE_NEW schedule with an active run' },
   { from: 'CANCELLED', to: 'QUEUED', by: 'retry <runId>; backfill --reprocess all' },
   { from: 'SUCCESS', to: 'QUEUED', by: 'backfill --reprocess all' },
+  { from: 'FAILED', to: 'PENDING', by: 'backfill --reprocess beyond its --concurrency (waits its turn)' },
+  { from: 'CANCELLED', to: 'PENDING', by: 'backfill --reprocess all beyond its --concurrency' },
+  { from: 'SUCCESS', to: 'PENDING', by: 'backfill --reprocess all beyond its --concurrency' },
 ];
 
 const ALLOWED = new Set(TRANSITIONS.map((edge) => `${edge.from}>${edge.to}`));

@@ -107,8 +107,8 @@ describe('backfillRuns', () => {
     await database.db.execute(sql`update schedule_runs set status = 'SUCCESS', finished_at = now() where trigger_type = 'BACKFILL'`);
     const again = await backfillRuns(database, options({ reprocess: 'all', concurrency: 3 }));
     expect(again.entries.map((e) => e.action)).toEqual(Array(9).fill('requeue'));
-    // SUCCESS has no PENDING edge in the transition table: re-queued past the limit anyway.
-    expect(again.entries.map((e) => e.status)).toEqual(Array(9).fill('QUEUED'));
+    // Past --concurrency 3 the re-queued runs wait their turn as PENDING.
+    expect(again.entries.map((e) => e.status)).toEqual([...Array(3).fill('QUEUED'), ...Array(6).fill('PENDING')]);
   });
 
   it('takes priority and concurrency from the stored Policy', async () => {

@@ -30,6 +30,9 @@ const EXPECTED: Array<[RunStatus, RunStatus, string]> = [
   ['MISSED', 'PENDING', 'resume --missed behind an active run'],
   ['CANCELLED', 'QUEUED', 'retry <runId>, backfill --reprocess all'],
   ['SUCCESS', 'QUEUED', 'backfill --reprocess all'],
+  ['FAILED', 'PENDING', 'backfill --reprocess beyond its --concurrency'],
+  ['CANCELLED', 'PENDING', 'backfill --reprocess all beyond its --concurrency'],
+  ['SUCCESS', 'PENDING', 'backfill --reprocess all beyond its --concurrency'],
 ];
 
 describe('run status transitions', () => {
@@ -70,7 +73,7 @@ describe('run status transitions', () => {
   });
 
   it('names the edge and the allowed ones when it throws', () => {
-    expect(() => assertTransition('SUCCESS', 'RUNNING')).toThrow('illegal run status transition SUCCESS → RUNNING (allowed from SUCCESS: QUEUED)');
+    expect(() => assertTransition('SUCCESS', 'RUNNING')).toThrow('illegal run status transition SUCCESS → RUNNING (allowed from SUCCESS: QUEUED, PENDING)');
   });
 
   it('every unfinished status can be cancelled and has a way out; nothing leads into a status a row cannot reach', () => {
