@@ -5,7 +5,9 @@ import Cancel from './cancel.js';
 import Dev from './dev.js';
 import Diff from './diff.js';
 import Export from './export.js';
+import GithubComment from './github/comment.js';
 import History from './history.js';
+import Import from './import.js';
 import Migrate from './migrate.js';
 import Pause from './pause.js';
 import Plan from './plan.js';
@@ -14,6 +16,7 @@ import Resume from './resume.js';
 import Retry from './retry.js';
 import RunnerCommand from './runner.js';
 import Runs from './runs.js';
+import Schema from './schema.js';
 import Status from './status.js';
 import Trigger from './trigger.js';
 import Validate from './validate.js';
@@ -27,7 +30,9 @@ export const commands = {
   dev: Dev,
   diff: Diff,
   export: Export,
+  'github:comment': GithubComment,
   history: History,
+  import: Import,
   migrate: Migrate,
   pause: Pause,
   plan: Plan,
@@ -36,6 +41,7 @@ export const commands = {
   retry: Retry,
   runner: RunnerCommand,
   runs: Runs,
+  schema: Schema,
   status: Status,
   trigger: Trigger,
   validate: Validate,

@@ -1,20 +1,23 @@
+import { appendFileSync } from 'node:fs';
 import { Args, Command, Flags } from '@oclif/core';
 import { validateManifests, type ValidateResult } from '../operations/validate.js';
 import { systemClock } from '../shared/clock.js';
 import { formatDiagnostic, hasErrors, summarizeDiagnostics } from '../shared/diagnostics.js';
 import { createPalette } from '../shared/terminal.js';
 import { ExitCodes } from '../shared/exit-codes.js';
+import { renderGithubReport, renderSarif } from './validate-formats.js';
 
 export default class Validate extends Command {
   static override summary = 'Validate and compile schedule manifests.';
-  static override description = 'Checks YAML syntax, the JSON Schema and every semantic rule (cron, time zone, policies, secrets), and reports all problems with file:line:column. Exit 0 when valid, 1 when any error is found.';
-  static override examples = ['<%= config.bin %> validate', '<%= config.bin %> validate schedules/ other/jobs.yaml --json'];
+  static override description = 'Checks YAML syntax, the JSON Schema and every semantic rule (cron, time zone, policies, secrets), and reports all problems with file:line:column. Exit 0 when valid, 1 when any error is found. --format github prints GitHub Actions annotations (and the full list to the job summary), --format sarif a SARIF 2.1.0 log for code scanning.';
+  static override examples = ['<%= config.bin %> validate', '<%= config.bin %> validate schedules/ other/jobs.yaml --json', '<%= config.bin %> validate --format github', '<%= config.bin %> validate --format sarif > cronform.sarif'];
   static override strict = false;
   static override args = {
     paths: Args.string({ description: 'files or directories (default: schedules/)', required: false }),
   };
   static override flags = {
-    json: Flags.boolean({ description: 'print diagnostics as JSON' }),
+    format: Flags.string({ description: 'output format', options: ['text', 'json', 'github', 'sarif'], default: 'text' }),
+    json: Flags.boolean({ description: 'print diagnostics as JSON (same as --format json)' }),
   };
 
   async run(): Promise<ValidateResult> {
@@ -22,9 +25,20 @@ export default class Validate extends Command {
     const paths = argv.length > 0 ? (argv as string[]) : ['schedules'];
     const result = await validateManifests(paths, { cwd: process.cwd(), nowMs: systemClock.nowMs() });
     const summary = summarizeDiagnostics(result.diagnostics, result.fileCount);
-    if (flags.json) {
+    const format = flags.json ? 'json' : flags.format;
+    if (format === 'json') {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
       this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, diagnostics: result.diagnostics }, null, 2));
+    } else if (format === 'sarif') {
+      this.log(renderSarif(result.diagnostics, { version: this.config.version }).trimEnd());
+    } else if (format === 'github') {
+      const report = renderGithubReport(result.diagnostics, summary);
+      for (const command of report.commands) this.log(command);
+      // Outside Actions there is no job summary: the problems without an annotation are printed instead.
+      const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+      if (summaryFile) appendFileSync(summaryFile, report.summary);
+      else for (const diagnostic of report.notAnnotated) this.log(formatDiagnostic(diagnostic));
+      this.log(summary);
     } else {
       const color = createPalette();
       for (const diagnostic of result.diagnostics) {

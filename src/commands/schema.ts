@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command } from '@oclif/core';
+
+// The same relative path from src/commands (tests) and dist/commands (package), as schema-document.ts.
+const SCHEMA_FILE = fileURLToPath(new URL('../../schema/cronform.schema.json', import.meta.url));
+
+export default class Schema extends Command {
+  static override summary = 'Print the manifest JSON Schema.';
+  static override description =
+    'Prints schema/cronform.schema.json exactly as shipped (JSON Schema 2020-12), for editors, SchemaStore and other tools. Point your editor at it to get completion and checks while writing manifests.';
+  static override examples = ['<%= config.bin %> schema > .cronform.schema.json'];
+
+  async run(): Promise<string> {
+    await this.parse(Schema);
+    const text = readFileSync(SCHEMA_FILE, 'utf8');
+    this.log(text.trimEnd());
+    return text;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The workflows users copy: valid YAML, the triggers and guarantees the GitOps guide promises, and
+ * every `cronform` invocation in a `run:` script names a command and flags that exist. Each
+ * invocation's command runs with `--help` on the CLI built from this source tree (in a scratch
+ * directory, so the repository's own dist/ is neither needed nor touched).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { commands } from '../../../src/commands/index.js';
+import { splitShellWords } from '../../../src/import/shell-words.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const workflowDir = path.join(repoRoot, '.github', 'workflows');
+
+interface Workflow {
+  on: Record<string, unknown>;
+  env?: Record<string, string>;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; if?: string }> }>;
+}
+
+function loadWorkflow(name: string): Workflow {
+  const doc = parseDocument(readFileSync(path.join(workflowDir, name), 'utf8'), { uniqueKeys: true });
+  expect(doc.errors, `${name} is not valid YAML`).toEqual([]);
+  return doc.toJS() as Workflow;
+}
+
+interface Invocation {
+  workflow: string;
+  line: string;
+  id: string;
+  idWords: string[];
+  /** Everything after `cronform`. */
+  args: string[];
+  flags: Array<{ name: string; value: string | undefined }>;
+}
+
+type CommandClass = { flags?: Record<string, { type: string; options?: readonly string[] }> };
+const table = commands as unknown as Record<string, CommandClass>;
+
+/** Each `cronform …` in the run scripts, with its command id and flags (`$VAR` resolved from the workflow env). */
+function findInvocations(name: string, workflow: Workflow): Invocation[] {
+  const invocations: Invocation[] = [];
+  for (const job of Object.values(workflow.jobs)) {
+    for (const step of job.steps) {
+      for (const line of (step.run ?? '').replace(/\\\n/g, ' ').split('\n')) {
+        const words = splitShellWords(line).words;
+        const start = words.indexOf('cronform');
+        if (start < 0) continue;
+        const end = words.findIndex((word, i) => i > start && /^(?:[0-9]*[<>|;&]|&&|\|\|)/.test(word));
+        const args = words.slice(start + 1, end < 0 ? undefined : end);
+        const idWords = table[`${args[0]}:${args[1]}`] ? args.slice(0, 2) : args.slice(0, 1);
+        const flags: Invocation['flags'] = [];
+        const rest = args.slice(idWords.length);
+        rest.forEach((word, i) => {
+          if (!word.startsWith('--')) return;
+          const [flag, inline] = word.slice(2).split('=', 2) as [string, string | undefined];
+          const next = rest[i + 1];
+          const value = inline ?? (next !== undefined && !next.startsWith('--') ? next : undefined);
+          flags.push({ name: flag, value: value?.replace(/^\$([A-Z_]+)$/, (whole, variable: string) => workflow.env?.[variable] ?? whole) });
+        });
+        invocations.push({ workflow: name, line: line.trim(), id: idWords.join(':'), idWords, args, flags });
+      }
+    }
+  }
+  return invocations;
+}
+
+const plan = loadWorkflow('cronform-plan.yml');
+const apply = loadWorkflow('cronform-apply.yml');
+const invocations = [...findInvocations('cronform-plan.yml', plan), ...findInvocations('cronform-apply.yml', apply)];
+
+describe('the GitOps workflows', () => {
+  it('plan runs on pull requests touching schedules or the schema, and may comment', () => {
+    expect(plan.on.pull_request).toMatchObject({ paths: ['schedules/**', 'schema/**'], types: expect.arrayContaining(['labeled', 'unlabeled', 'synchronize']) });
+    expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(plan.env).toMatchObject({ CRONFORM_FAIL_ON: 'high', CRONFORM_ACCEPT_LABEL: 'cronform/accept-risk' });
+    const steps = plan.jobs.plan!.steps;
+    expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
+    // Fork pull requests have no write token: the comment step must not run for them.
+    expect(steps.find((s) => s.name === 'Comment on the pull request')?.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+  });
+
+  it('apply runs on pushes to main, one at a time, never cancelled', () => {
+    expect(apply.on.push).toMatchObject({ branches: ['main'] });
+    expect(apply.concurrency).toEqual({ group: 'cronform-apply', 'cancel-in-progress': false });
+    expect(invocations.find((i) => i.id === 'apply')?.flags.map((f) => f.name)).toEqual(expect.arrayContaining(['auto-approve', 'actor', 'reason']));
+  });
+
+  it('the project CI still runs .ci/run', () => {
+    const ci = loadWorkflow('ci.yml');
+    expect(ci.jobs.test!.steps.some((s) => s.run === 'bash .ci/run')).toBe(true);
+  });
+
+  it('finds every cronform invocation', () => {
+    expect(invocations.map((i) => `${i.workflow} ${i.id}`)).toEqual([
+      'cronform-plan.yml validate',
+      'cronform-plan.yml plan',
+      'cronform-plan.yml plan',
+      'cronform-plan.yml github:comment',
+      'cronform-apply.yml apply',
+      'cronform-apply.yml github:comment',
+    ]);
+  });
+
+  it.each(invocations)('$workflow: $line uses a command and flags that exist', ({ id, flags }) => {
+    const command = table[id];
+    expect(command, `no command ${id}`).toBeDefined();
+    for (const flag of flags) {
+      const definition = command!.flags?.[flag.name];
+      expect(definition, `${id} has no --${flag.name}`).toBeDefined();
+      if (definition!.options && flag.value && !flag.value.includes('$')) expect(definition!.options).toContain(flag.value);
+    }
+  });
+});
+
+describe('the built CLI', () => {
+  let cliRoot = '';
+
+  beforeAll(() => {
+    cliRoot = mkdtempSync(path.join(tmpdir(), 'cronform-cli-'));
+    mkdirSync(path.join(cliRoot, 'bin'));
+    copyFileSync(path.join(repoRoot, 'package.json'), path.join(cliRoot, 'package.json'));
+    copyFileSync(path.join(repoRoot, 'bin', 'run.js'), path.join(cliRoot, 'bin', 'run.js'));
+    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(cliRoot, 'node_modules'), 'dir');
+    symlinkSync(path.join(repoRoot, 'schema'), path.join(cliRoot, 'schema'), 'dir');
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    try {
+      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(cliRoot, 'dist')], { cwd: repoRoot, stdio: 'pipe' });
+    } catch {
+      // Type errors elsewhere still emit JavaScript; the --help runs below are the judge.
+    }
+    expect(existsSync(path.join(cliRoot, 'dist', 'commands', 'index.js'))).toBe(true);
+  }, 120_000);
+  afterAll(() => rmSync(cliRoot, { recursive: true, force: true }));
+
+  it.each(invocations)('$workflow: $line --help', ({ args, idWords }) => {
+    const result = spawnSync(process.execPath, [path.join(cliRoot, 'bin', 'run.js'), ...args, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('USAGE');
+    expect(result.stdout).toContain(`$ cronform ${idWords.join(' ')}`);
+  });
+});
