@@ -176,10 +176,10 @@ function getTreeNode(root: PositionNode, path: DocumentPath): PositionNode | und
   let node: PositionNode | undefined = root;
   for (const segment of path) {
     if (node?.kind === 'map') {
-      const index = typeof segment === 'string' ? node.keys.indexOf(segment) : -1;
+      const index: number = typeof segment === 'string' ? node.keys.indexOf(segment) : -1;
       node = index === -1 ? undefined : node.values[index];
     } else if (node?.kind === 'seq') {
-      const index = typeof segment === 'string' && segment !== '' ? Number(segment) : segment;
+      const index: number | string = typeof segment === 'string' && segment !== '' ? Number(segment) : segment;
       node = typeof index === 'number' && Number.isInteger(index) && index >= 0 ? node.items[index] : undefined;
     } else {
       return undefined;
