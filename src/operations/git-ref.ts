@@ -20,6 +20,8 @@ function git(args: string[], cwd: string): string {
 }
 
 export function loadSourcesAtRef(ref: string, dir: string, cwd: string): ManifestSource[] {
+  // A value starting with "-" would be read by git as an option (e.g. --output=…), never a ref.
+  if (ref.startsWith('-') || /[\0\n]/.test(ref)) throw new GitRefError(`not a git ref: ${JSON.stringify(ref)}`);
   const top = git(['rev-parse', '--show-toplevel'], cwd).trim();
   const prefix = path.relative(top, path.resolve(cwd, dir)).split(path.sep).join('/');
   git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd);
