@@ -17,8 +17,22 @@ function smallestStep(values: number[]): number | undefined {
   return best;
 }
 
-/** Smallest gap in days between matching days over a 4-year cycle (leap years included). */
+/**
+ * Smallest day gap by day fields: thousands of schedules share a handful of day patterns, and a
+ * weekly or monthly pattern scans the whole 4-year cycle, so the answer is cached.
+ */
+const dayGapCache = new Map<string, number | undefined>();
+
 function smallestDayGap(cron: CronExpression, dayMatch: DayMatch | undefined): number | undefined {
+  const key = `${cron.daysOfMonth.join(',')}|${cron.lastDayOfMonth}|${cron.months.join(',')}|${cron.daysOfWeek.join(',')}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
+  if (dayGapCache.has(key)) return dayGapCache.get(key);
+  const gap = scanSmallestDayGap(cron, dayMatch);
+  dayGapCache.set(key, gap);
+  return gap;
+}
+
+/** Smallest gap in days between matching days over a 4-year cycle (leap years included). */
+function scanSmallestDayGap(cron: CronExpression, dayMatch: DayMatch | undefined): number | undefined {
   const matcher = createDayMatcher(cron, dayMatch);
   const start = daysFromCivil(2024, 1, 1);
   let previous: number | undefined;
