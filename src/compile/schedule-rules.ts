@@ -9,7 +9,8 @@ import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import { parseCron, type CronExpression } from '../time/cron-parse.js';
 import { timesPerDay } from '../time/day-match.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import { createSlotCalendar, firesWithinDays } from '../time/slots.js';
+import { MS_PER_DAY } from '../time/civil.js';
+import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import { formatDurationMs } from './duration.js';
 import type { PolicyDefinition } from './definition.js';
@@ -91,9 +92,17 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
   }
 
   if (timezoneValid) {
-    const calendar = createSlotCalendar({ cron, timezone: spec.timezone, dst: { gap: 'shift', fold: 'first' }, dayMatch: spec.dayMatch });
-    if (!firesWithinDays(calendar, nowMs, FIVE_YEARS_DAYS)) {
-      diagnostics.push({ severity: 'error', code: DiagnosticCodes.CRON_NEVER_FIRES, message: `cron ${JSON.stringify(spec.cron)} never fires in the next 5 years`, hint: 'check the day-of-month and month fields (e.g. there is no 30 February)', ...at(['spec', 'cron']) });
+    const dst = { gap: spec.dst?.gap ?? 'shift', fold: spec.dst?.fold ?? 'first' };
+    const calendar = createSlotCalendar({ cron, timezone: spec.timezone, dst, dayMatch: spec.dayMatch });
+    // Matching days first (cheap; rejects 30 February), then a real slot: with `gap: skip`, every
+    // matching day can lose its only times to a DST gap (e.g. 02:30 on the second Sunday of March).
+    const daysMatch = firesWithinDays(calendar, nowMs, FIVE_YEARS_DAYS);
+    const firstSlot = daysMatch ? nextSlot(calendar, nowMs) : undefined;
+    if (firstSlot === undefined || firstSlot - nowMs >= FIVE_YEARS_DAYS * MS_PER_DAY) {
+      const hint = daysMatch
+        ? 'every matching local time falls in a DST gap and dst.gap is skip: use dst.gap: shift, or another hour'
+        : 'check the day-of-month and month fields (e.g. there is no 30 February)';
+      diagnostics.push({ severity: 'error', code: DiagnosticCodes.CRON_NEVER_FIRES, message: `cron ${JSON.stringify(spec.cron)} never fires in the next 5 years`, hint, ...at(['spec', 'cron']) });
     }
   }
 
@@ -126,7 +135,8 @@ function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleMan
     });
   }
   const queue = spec.queue ?? 'default';
-  if (!(queue in policy.queues)) {
+  // Own keys only: `in` would accept names every object inherits, such as "constructor".
+  if (!Object.hasOwn(policy.queues, queue)) {
     diagnostics.push({
       severity: 'error',
       code: DiagnosticCodes.UNKNOWN_QUEUE,

@@ -23,8 +23,12 @@ export interface Database {
   db: AppDatabase;
   /** Human description without credentials, for messages. */
   label: string;
-  /** LISTEN on a channel; resolves once listening. The returned function stops listening. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; resolves once listening. The returned function stops listening. If the
+   * connection drops it is re-opened with backoff until it works again; notifications sent in
+   * between are lost, so `onReconnect` is called once listening again.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -55,12 +59,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
     // A broken idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
+    // Nor a broken checked-out one: pg emits 'error' on the client as well as failing its queries,
+    // and the pool listens only while the client is idle, so a connection lost in the middle of a
+    // transaction (a database restart) would be an unhandled 'error' event.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const url = options.url;
     return {
       engine: 'postgres',
       db: drizzlePg(pool, { schema }) as unknown as AppDatabase,
       label: redactUrl(url),
-      listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+      listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
       close: () => pool.end(),
     };
   }
@@ -89,24 +97,50 @@ export async function listenPglite(client: PGlite, channel: string, onNotify: (p
 
 /**
  * A dedicated connection for LISTEN (a pooled one would be handed to other queries). If it
- * drops, notifications stop until reconnect; callers must not depend on them for correctness
- * (the runner also wakes on its own timers), so errors are swallowed and the client re-opened.
+ * drops, it is re-opened with backoff (0.5 s doubling to 30 s) for as long as it takes: a database
+ * restart must not leave the runner deaf for the rest of its life. Callers must not depend on
+ * notifications for correctness (the runner also wakes on its own timers); `onReconnect` tells
+ * them that some may have been missed.
  */
-async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
+  let failures = 0;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => onNotify(message.payload ?? ''));
     next.on('error', () => {
-      if (stopped) return;
       next.end().catch(() => undefined);
-      retryTimer = setTimeout(() => void connect().catch(() => undefined), 1000);
+      if (client !== next) return;
+      client = undefined;
+      reconnectLater();
     });
-    await next.connect();
-    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
-    client = next;
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      next.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) await next.end().catch(() => undefined);
+    else client = next;
+  };
+  const reconnectLater = (): void => {
+    if (stopped || retryTimer) return;
+    const delayMs = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
+    failures += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect().then(
+        () => {
+          failures = 0;
+          if (!stopped) onReconnect?.();
+        },
+        () => reconnectLater(),
+      );
+    }, delayMs);
+    retryTimer.unref();
   };
   await connect();
   return async () => {

@@ -168,6 +168,12 @@ export interface AttemptCompletion {
   error: string | null;
   stdoutTail: string | null;
   stderrTail: string | null;
+  /**
+   * When the attempt ended (default: `now` of the write). Outcomes are written in batches and,
+   * during a drain or a database outage, late: the record keeps the real end, never after the
+   * start of a retry that another runner may already have made.
+   */
+  finishedAt?: Date | null;
 }
 
 /**
@@ -188,19 +194,19 @@ export async function completeAttempts(tx: Executor, runnerId: string, completio
       error: c.error,
       stdout_tail: c.stdoutTail,
       stderr_tail: c.stderrTail,
+      finished_at: (c.finishedAt ?? now).toISOString(),
     })),
   );
-  const nowIso = now.toISOString();
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string }>(
     tx,
     sql`with input as (
           select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, attempt_status text, run_status text,
-            run_after timestamptz, exit_code int, http_status int, error text, stdout_tail text, stderr_tail text)
+            run_after timestamptz, exit_code int, http_status int, error text, stdout_tail text, stderr_tail text, finished_at timestamptz)
         ),
         done as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after),
-              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then ${nowIso}::timestamptz else null end,
+              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then i.finished_at else null end,
               lease_owner = null, lease_expires_at = null
           from input i
           where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
@@ -208,7 +214,7 @@ export async function completeAttempts(tx: Executor, runnerId: string, completio
         ),
         closed as (
           update run_attempts a
-          set status = i.attempt_status, finished_at = ${nowIso}::timestamptz, exit_code = i.exit_code, http_status = i.http_status,
+          set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
               error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail
           from input i join done d on d.id = i.id
           where a.run_id = i.id and a.attempt = i.attempt and a.status = 'RUNNING'
@@ -242,13 +248,16 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
 /**
  * Graceful shutdown: hand unfinished runs back at once (QUEUED, lease cleared) so another replica
  * takes them over; the interrupted attempt is closed as CANCELLED and does not use up a retry.
+ * run_after moves to `now`: a claim that read its clock before this commit must not start the next
+ * attempt at an instant before this one's recorded end.
  */
 export async function releaseLeases(tx: Executor, runnerId: string, runIds: number[], now: Date): Promise<number> {
   if (runIds.length === 0) return 0;
   const rows = await queryRows<{ id: string | number }>(
     tx,
     sql`with released as (
-          update schedule_runs set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = max_attempts + 1
+          update schedule_runs set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = max_attempts + 1,
+            run_after = greatest(run_after, ${now.toISOString()}::timestamptz)
           where id = any(${sql.param(runIds)}::bigint[]) and status = 'RUNNING' and lease_owner = ${runnerId}
           returning id, attempts
         ),

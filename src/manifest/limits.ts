@@ -16,3 +16,18 @@ export const MAX_DOCUMENTS = 10_000;
  * few times; a "billion laughs" document needs thousands.
  */
 export const MAX_ALIAS_COUNT = 50;
+
+/**
+ * Nesting depth of a document's value. Far deeper than any manifest needs, and far below the stack
+ * depth of the recursive steps after parsing (secret scan, digest, diff, render).
+ */
+export const MAX_DEPTH = 64;
+
+/**
+ * Largest magnitude of a number outside the free-form JSON (payload, http body): the counts a
+ * manifest holds end up in PostgreSQL `integer` columns (a run's max_attempts).
+ */
+export const MAX_MANIFEST_INTEGER = 2 ** 31 - 1;
+
+/** Longest duration, in ms, that stays an exact JS number once converted. */
+export const MAX_DURATION_MS = Number.MAX_SAFE_INTEGER;

@@ -135,7 +135,7 @@ function readManifest(absolute: string, file: string): ReadOutcome {
       return fail(DiagnosticCodes.YAML_SYNTAX, 'file is binary (contains a NUL byte), not a YAML manifest', positionOf(bytes, nul));
     }
     const text = decodeUtf8(bytes);
-    if (text === undefined) return fail(DiagnosticCodes.YAML_SYNTAX, 'file is not valid UTF-8 text');
+    if (text === undefined) return fail(DiagnosticCodes.YAML_SYNTAX, 'file is not valid UTF-8 text', positionOf(bytes, findInvalidUtf8(bytes)));
     return { source: { file, text } };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -152,6 +152,37 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
     return utf8.decode(bytes);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Offset of the byte at which UTF-8 decoding fails: the shortest prefix a streaming decoder rejects
+ * ends there (validity of prefixes is monotonic, so a binary search finds it); a file that only ends
+ * inside a sequence fails at that sequence's first byte. Called for invalid files only.
+ */
+function findInvalidUtf8(bytes: Uint8Array): number {
+  const prefixIsValid = (length: number) => decodeUtf8Stream(bytes.subarray(0, length));
+  if (prefixIsValid(bytes.length)) {
+    let start = bytes.length - 1;
+    while (start > 0 && bytes.length - start < 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start -= 1;
+    return Math.max(start, 0);
+  }
+  let valid = 0;
+  let invalid = bytes.length;
+  while (invalid - valid > 1) {
+    const middle = Math.floor((valid + invalid) / 2);
+    if (prefixIsValid(middle)) valid = middle;
+    else invalid = middle;
+  }
+  return invalid - 1;
+}
+
+function decodeUtf8Stream(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -17,10 +17,11 @@ export interface Locator {
 }
 
 /**
- * What the simple parser (`parse.ts`) keeps of a document for locating: offsets of keys and nodes.
- * It has no empty scalars, aliases or non-string keys: documents with those take the yaml path.
+ * What the simple parser (`parse.ts`) keeps of a document for locating: offsets of keys and nodes,
+ * a scalar being just its offset (its value is in the document's value, its style is its first
+ * character). There are no empty scalars, aliases or non-string keys: those take the yaml path.
  */
-export type PositionNode = PositionMap | PositionSeq | PositionScalar;
+export type PositionNode = number | PositionMap | PositionSeq;
 
 export interface PositionMap {
   kind: 'map';
@@ -34,15 +35,6 @@ export interface PositionSeq {
   kind: 'seq';
   start: number;
   items: PositionNode[];
-}
-
-export interface PositionScalar {
-  kind: 'scalar';
-  /** Offsets of the scalar's text, quotes included, as yaml's `range[0]` and `range[1]`. */
-  start: number;
-  end: number;
-  style: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE';
-  value: unknown;
 }
 
 /**
@@ -61,7 +53,7 @@ export function createLocator(doc: Document.Parsed, lineCounter: LineCounter, te
 }
 
 /** The same answers as `createLocator` gives for the yaml Document of the same text. */
-export function createTreeLocator(root: PositionNode, lineCounter: LineCounter, text: string): Locator {
+export function createTreeLocator(root: PositionMap, value: unknown, lineCounter: LineCounter, text: string): Locator {
   const toPosition = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
@@ -70,9 +62,13 @@ export function createTreeLocator(root: PositionNode, lineCounter: LineCounter, 
     locate: (path, target = 'value') => toPosition(findTreeOffset(root, path, target)),
     locateInScalar: (path, offset) => {
       const start = findTreeOffset(root, path, 'value');
-      const node = getTreeNode(root, path);
-      if (node?.kind !== 'scalar' || node.start !== start) return toPosition(start);
-      return toPosition(offsetInScalar(text, node, offset));
+      const found = getTreeNode(root, value, path);
+      if (found === undefined || found.node !== start) return toPosition(start);
+      // Fast-path scalars are one line without escapes: a plain string is its own source text.
+      const first = text.charCodeAt(start);
+      const style = first === 34 ? 'QUOTE_DOUBLE' : first === 39 ? 'QUOTE_SINGLE' : 'PLAIN';
+      const length = style === 'PLAIN' ? String(found.value).length : text.indexOf(text.charAt(start), start + 1) + 1 - start;
+      return toPosition(offsetInScalar(text, { start, end: start + length, style, value: found.value }, offset));
     },
   };
 }
@@ -142,11 +138,15 @@ function isEmptyScalar(node: unknown): boolean {
 }
 
 /** `findOffset` for the simple parser's tree: keys are strings and no scalar is empty. */
-function findTreeOffset(root: PositionNode, path: DocumentPath, target: 'key' | 'value'): number {
-  let node = root;
+function findTreeOffset(root: PositionMap, path: DocumentPath, target: 'key' | 'value'): number {
+  let node: PositionNode = root;
   let keyOffset: number | undefined;
   let complete = true;
   for (const segment of path) {
+    if (typeof node === 'number') {
+      complete = false;
+      break;
+    }
     if (node.kind === 'map') {
       const index = node.keys.indexOf(String(segment));
       if (index === -1) {
@@ -155,7 +155,7 @@ function findTreeOffset(root: PositionNode, path: DocumentPath, target: 'key' | 
       }
       keyOffset = node.keyStarts[index];
       node = node.values[index] as PositionNode;
-    } else if (node.kind === 'seq' && typeof segment === 'number' && node.items[segment] !== undefined) {
+    } else if (typeof segment === 'number' && node.items[segment] !== undefined) {
       keyOffset = undefined;
       node = node.items[segment];
     } else {
@@ -163,27 +163,32 @@ function findTreeOffset(root: PositionNode, path: DocumentPath, target: 'key' | 
       break;
     }
   }
+  const nodeOffset = typeof node === 'number' ? node : node.start;
   const preferKey = target === 'key' || !complete;
-  return preferKey ? (keyOffset ?? node.start) : node.start;
+  return preferKey ? (keyOffset ?? nodeOffset) : nodeOffset;
 }
 
 /**
- * yaml's `doc.getIn(path, true)`, which matches keys strictly (`1` is not `'1'`) and reads sequence
- * indexes from numeric strings too, unlike the path walk of `findOffset`.
+ * The node and value at `path` the way yaml's `doc.getIn(path, true)` finds them: keys match strictly
+ * (`1` is not `'1'`) and sequence indexes may be numeric strings, unlike the walk of `findOffset`.
  */
-function getTreeNode(root: PositionNode, path: DocumentPath): PositionNode | undefined {
-  if (path.length === 0) return root;
-  let node: PositionNode | undefined = root;
+function getTreeNode(root: PositionMap, rootValue: unknown, path: DocumentPath): { node: PositionNode; value: unknown } | undefined {
+  let node: PositionNode = root;
+  let value = rootValue;
   for (const segment of path) {
-    if (node?.kind === 'map') {
-      const index: number = typeof segment === 'string' ? node.keys.indexOf(segment) : -1;
-      node = index === -1 ? undefined : node.values[index];
-    } else if (node?.kind === 'seq') {
-      const index: number | string = typeof segment === 'string' && segment !== '' ? Number(segment) : segment;
-      node = typeof index === 'number' && Number.isInteger(index) && index >= 0 ? node.items[index] : undefined;
+    let index: unknown = -1;
+    if (typeof node === 'number') return undefined;
+    if (node.kind === 'map') {
+      index = typeof segment === 'string' ? node.keys.indexOf(segment) : -1;
+      if (index === -1) return undefined;
+      value = (value as Record<string, unknown>)[segment as string];
+      node = node.values[index as number] as PositionNode;
     } else {
-      return undefined;
+      index = typeof segment === 'string' && segment !== '' ? Number(segment) : segment;
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || node.items[index] === undefined) return undefined;
+      value = (value as unknown[])[index];
+      node = node.items[index] as PositionNode;
     }
   }
-  return node;
+  return { node, value };
 }

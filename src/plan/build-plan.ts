@@ -8,7 +8,7 @@ import { digestOf } from '../compile/digest.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
-import { computeFigures, computeMinuteLoad, findSharedInstants } from './figures.js';
+import { averageRunsPerDay, computeFigures, computeMinuteLoad, findSharedInstants } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
@@ -84,16 +84,36 @@ function riskRank(change: PlannedChange): number {
   return change.findings.some((f) => f.level === 'ERROR') ? -1 : RISK_RANK[change.risk];
 }
 
-function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstants: RiskInput['sharedInstants']): PlannedChange {
+type SharedInstants = NonNullable<RiskInput['sharedInstants']>;
+
+/**
+ * The shared instants each schedule fires at, in findSharedInstants' order: risk only looks at a
+ * change's own herds, and 1,000 changes scanning every herd of 10,000 schedules would be quadratic.
+ */
+function indexSharedInstants(sharedInstants: SharedInstants): Map<string, SharedInstants> {
+  const byName = new Map<string, SharedInstants>();
+  for (const shared of sharedInstants) {
+    for (const name of shared.names) {
+      const herds = byName.get(name);
+      if (herds) herds.push(shared);
+      else byName.set(name, [shared]);
+    }
+  }
+  return byName;
+}
+
+function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined): PlannedChange {
   const { desired, stored } = pairing;
   const before: Definition | null = stored ? stored.definition : null;
   const after: Definition | null = desired ? desired.definition : null;
   const beforeFigures = before && stored?.status === 'ACTIVE' ? computeFigures(before, input.nowMs) : null;
   const afterFigures = after ? computeFigures(after, input.nowMs) : null;
   const history = stored && pairing.action === 'archive' ? input.history.get(stored.id) ?? { lastRunAt: null, runsLast30Days: 0 } : undefined;
+  const name = (after ?? before)!.name;
+  const sharedInstants = sharedInstantsByName ? sharedInstantsByName.get(name) ?? [] : undefined;
   const riskInput: RiskInput = {
     action: pairing.action,
-    name: (after ?? before)!.name,
+    name,
     before,
     after,
     beforeFigures,
@@ -130,7 +150,7 @@ function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPl
 
 function sumRunsPerDay(definitions: Definition[], nowMs: number): number {
   let total = 0;
-  for (const definition of definitions) if (definition.enabled) total += computeFigures(definition, nowMs).runsPerDayAverage;
+  for (const definition of definitions) if (definition.enabled) total += averageRunsPerDay(definition, nowMs);
   return Math.round(total * 100) / 100;
 }
 
@@ -143,7 +163,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   errors.push(...checkMassArchive(pairings.filter((p) => p.action === 'archive').length, current, desired.scheduleDocuments, input.allowMassArchive ?? false));
   const changed = pairings.filter((p): p is Pairing & { action: ChangeAction } => p.action !== 'unchanged');
   const needsHerd = changed.some((p) => p.desired);
-  const sharedInstants = needsHerd ? findSharedInstants(desired.schedules.map((s) => ({ name: s.definition.name, def: s.definition })), nowMs) : undefined;
+  const sharedInstants = needsHerd ? indexSharedInstants(findSharedInstants(desired.schedules.map((s) => ({ name: s.definition.name, def: s.definition })), nowMs)) : undefined;
   const changes = changed.map((p) => buildChange(p, input, sharedInstants));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {

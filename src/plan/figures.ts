@@ -5,27 +5,87 @@
  * Whole-minute arithmetic below relies on one fact: every zone offset and DST shift in use today is
  * a whole number of minutes, so the slots inside one UTC minute are exactly that minute's start plus
  * the cron's seconds values (a gap shift moves a whole minute; a fold repeats a whole minute).
+ *
+ * A plan of 10,000 schedules asks the same questions of few distinct timings (cron, timezone, dst,
+ * dayMatch): parsed crons, calendars and per-timing answers are cached, so the repo-wide figures
+ * cost one computation per distinct timing, not per schedule.
  */
-import { DateTime } from 'luxon';
 import type { Definition } from '../compile/definition.js';
 import type { ScheduleFigures } from './plan-types.js';
 import { MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND } from '../time/civil.js';
 import { parseCron, type CronExpression } from '../time/cron-parse.js';
 import { timesPerDay } from '../time/day-match.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import { countRunsPerDay } from '../time/runs-per-day.js';
+import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
 import { createSlotCalendar, nextSlots, slotsBetween, type SlotCalendar } from '../time/slots.js';
+import { getZoneRules } from '../time/zone.js';
 
 const NEXT_SLOT_COUNT = 5;
 const MINUTES_PER_DAY = 1440;
 /** A schedule firing more often than this per day is left out of shared-instant detection. */
 const SHARED_INSTANT_MAX_RUNS_PER_DAY = 1440;
 
+/**
+ * One distinct timing (cron, timezone, dst, dayMatch) and what follows from it, each computed on
+ * first use and never mutated after. Answers that depend on `nowMs` keep only the latest instant:
+ * a plan asks at one instant, and a runner moving on must not keep every previous answer.
+ */
+interface Timing {
+  readonly gap: Definition['dst']['gap'];
+  readonly fold: Definition['dst']['fold'];
+  readonly dayMatch: Definition['dayMatch'];
+  readonly cron: CronExpression;
+  calendar?: SlotCalendar;
+  minuteCalendar?: { calendar: SlotCalendar; seconds: number[] };
+  minIntervalMs?: number;
+  runsPerDay?: { nowMs: number; value: RunsPerDay };
+  minuteLoad?: { startMs: number; value: MinuteLoad };
+}
+
+type MinuteLoad = { everyMinute: true } | { everyMinute: false; minuteIndexes: Uint16Array };
+
+/**
+ * Timings by cron, then timezone, then the few dst/dayMatch variants: looked up by the
+ * definition's own strings, without building a key for each of 20,000 definitions. Bounded
+ * because the runner is long-lived: past the limit the caches start over, which costs only time.
+ */
+const timings = new Map<string, Map<string, Timing[]>>();
+const TIMING_CACHE_LIMIT = 20_000;
+let timingCount = 0;
+/** Many timings share an expression (the same cron in other zones). */
+const parsedCrons = new Map<string, CronExpression>();
+
+function timingOf(def: Definition): Timing {
+  const dayMatch = def.dayMatch ?? null;
+  const variants = timings.get(def.cron)?.get(def.timezone);
+  const known = variants?.find((timing) => timing.gap === def.dst.gap && timing.fold === def.dst.fold && timing.dayMatch === dayMatch);
+  if (known) return known;
+  if (timingCount >= TIMING_CACHE_LIMIT) {
+    timings.clear();
+    parsedCrons.clear();
+    timingCount = 0;
+  }
+  const timing: Timing = { gap: def.dst.gap, fold: def.dst.fold, dayMatch, cron: parseDefinitionCron(def) };
+  let byZone = timings.get(def.cron);
+  if (!byZone) {
+    byZone = new Map();
+    timings.set(def.cron, byZone);
+  }
+  byZone.set(def.timezone, [...(byZone.get(def.timezone) ?? []), timing]);
+  timingCount += 1;
+  return timing;
+}
+
 function parseDefinitionCron(def: Definition): CronExpression {
-  const parsed = parseCron(def.cron);
-  // Definitions are compiled from validated manifests or read back from the database.
-  if (!parsed.ok) throw new Error(`definition ${def.name} has an invalid cron: ${parsed.error.message}`);
-  return parsed.cron;
+  let cron = parsedCrons.get(def.cron);
+  if (!cron) {
+    const parsed = parseCron(def.cron);
+    // Definitions are compiled from validated manifests or read back from the database.
+    if (!parsed.ok) throw new Error(`definition ${def.name} has an invalid cron: ${parsed.error.message}`);
+    cron = parsed.cron;
+    parsedCrons.set(def.cron, cron);
+  }
+  return cron;
 }
 
 function createCalendar(def: Definition, cron: CronExpression): SlotCalendar {
@@ -33,7 +93,9 @@ function createCalendar(def: Definition, cron: CronExpression): SlotCalendar {
 }
 
 export function calendarForDefinition(def: Definition): SlotCalendar {
-  return createCalendar(def, parseDefinitionCron(def));
+  const timing = timingOf(def);
+  timing.calendar ??= createCalendar(def, timing.cron);
+  return timing.calendar;
 }
 
 /**
@@ -41,8 +103,29 @@ export function calendarForDefinition(def: Definition): SlotCalendar {
  * iterating it costs at most 1,440 slots a day even for `* * * * * *`.
  */
 function minuteCalendarFor(def: Definition): { calendar: SlotCalendar; seconds: number[] } {
-  const cron = parseDefinitionCron(def);
-  return { calendar: createCalendar(def, { ...cron, seconds: [cron.seconds[0]!] }), seconds: cron.seconds };
+  const timing = timingOf(def);
+  const { cron } = timing;
+  // With a single seconds value (most expressions) that is the schedule's own calendar.
+  timing.minuteCalendar ??= { calendar: cron.seconds.length === 1 ? calendarForDefinition(def) : createCalendar(def, { ...cron, seconds: [cron.seconds[0]!] }), seconds: cron.seconds };
+  return timing.minuteCalendar;
+}
+
+function runsPerDayOf(def: Definition, nowMs: number): RunsPerDay {
+  const timing = timingOf(def);
+  if (timing.runsPerDay?.nowMs !== nowMs) timing.runsPerDay = { nowMs, value: countRunsPerDay(calendarForDefinition(def), nowMs) };
+  return timing.runsPerDay.value;
+}
+
+/** `runsPerDayAverage` of computeFigures, without the rest: the plan summary needs it for every schedule. */
+export function averageRunsPerDay(def: Definition, nowMs: number): number {
+  return runsPerDayOf(def, nowMs).average;
+}
+
+function minIntervalMsOf(def: Definition): number {
+  const timing = timingOf(def);
+  // Same fallback as compile: a schedule with a single slot per cycle counts as daily.
+  timing.minIntervalMs ??= (minIntervalSeconds(timing.cron, def.dayMatch ?? undefined) ?? 86_400) * MS_PER_SECOND;
+  return timing.minIntervalMs;
 }
 
 /** Exact number of slots with fromMs <= slot < toMs, enumerating minutes, never seconds. */
@@ -75,9 +158,9 @@ export function countCatchUpRuns(def: Definition, outageEndMs: number, durationM
 }
 
 export function computeFigures(def: Definition, nowMs: number): ScheduleFigures {
-  const cron = parseDefinitionCron(def);
-  const calendar = createCalendar(def, cron);
-  const runsPerDay = countRunsPerDay(calendar, nowMs);
+  const { cron } = timingOf(def);
+  const calendar = calendarForDefinition(def);
+  const runsPerDay = runsPerDayOf(def, nowMs);
   const slots = nextSlots(calendar, nowMs, NEXT_SLOT_COUNT);
   return {
     runsPerDayPeak: runsPerDay.peak,
@@ -85,16 +168,23 @@ export function computeFigures(def: Definition, nowMs: number): ScheduleFigures 
     // All slots of one minute share the minute and differ only in the seconds field (see the
     // header), and on any ordinary firing day some minute has all of them: the peak is exact.
     peakRunsPerMinute: slots.length > 0 ? cron.seconds.length : 0,
-    // Same fallback as compile: a schedule with a single slot per cycle counts as daily.
-    minIntervalMs: (minIntervalSeconds(cron, def.dayMatch ?? undefined) ?? 86_400) * MS_PER_SECOND,
+    minIntervalMs: minIntervalMsOf(def),
     nextSlots: slots.map((ms) => new Date(ms).toISOString()),
     nextSlotsLocal: slots.map((ms) => formatLocalSlot(ms, def.timezone)),
   };
 }
 
-/** `2026-12-01 19:30:00 +09:00`: the offset keeps a repeated (fold) hour unambiguous. */
+/**
+ * `2026-12-01 19:30:00 +09:00`: the offset keeps a repeated (fold) hour unambiguous. Same text as
+ * luxon's `toFormat('yyyy-MM-dd HH:mm:ss ZZ')`, from the zone's offset table instead of an Intl
+ * call per slot.
+ */
 export function formatLocalSlot(ms: number, timezone: string): string {
-  return DateTime.fromMillis(ms, { zone: timezone }).toFormat('yyyy-MM-dd HH:mm:ss ZZ');
+  const offsetMs = getZoneRules(timezone).offsetAt(ms);
+  const wall = new Date(ms + offsetMs).toISOString();
+  const offsetMinutes = Math.abs(offsetMs) / MS_PER_MINUTE;
+  const offset = `${offsetMs < 0 ? '-' : '+'}${String(Math.floor(offsetMinutes / 60)).padStart(2, '0')}:${String(offsetMinutes % 60).padStart(2, '0')}`;
+  return `${wall.slice(0, 10)} ${wall.slice(11, 19)} ${offset}`;
 }
 
 /** True when every real minute of [fromMs, toMs) has all the cron's seconds (no enumeration needed). */
@@ -111,6 +201,16 @@ function firesEveryMinute(calendar: SlotCalendar, fromMs: number, toMs: number):
   return true;
 }
 
+/** The minutes of [startMs, endMs) in which one timing fires, as indexes from `startMs`. */
+function countMinuteLoad(calendar: SlotCalendar, seconds: number[], startMs: number, endMs: number): MinuteLoad {
+  if (firesEveryMinute(calendar, startMs, endMs)) return { everyMinute: true };
+  const firstSecondMs = seconds[0]! * MS_PER_SECOND;
+  const slots = slotsBetween(calendar, startMs, endMs);
+  const minuteIndexes = new Uint16Array(slots.length);
+  for (let index = 0; index < slots.length; index += 1) minuteIndexes[index] = Math.floor((slots[index]! - firstSecondMs - startMs) / MS_PER_MINUTE);
+  return { everyMinute: false, minuteIndexes };
+}
+
 /**
  * Slots per UTC minute summed over all enabled schedules, for the 1,440 minutes starting with the
  * one that contains `nowMs`. Schedules that fire in every minute are added as a constant, so
@@ -124,12 +224,11 @@ export function computeMinuteLoad(defs: Definition[], nowMs: number): { peakRuns
   for (const def of defs) {
     if (!def.enabled) continue;
     const { calendar, seconds } = minuteCalendarFor(def);
-    if (firesEveryMinute(calendar, startMs, endMs)) {
-      everyMinute += seconds.length;
-      continue;
-    }
-    const firstSecondMs = seconds[0]! * MS_PER_SECOND;
-    for (const slot of slotsBetween(calendar, startMs, endMs)) load[Math.floor((slot - firstSecondMs - startMs) / MS_PER_MINUTE)]! += seconds.length;
+    const timing = timingOf(def);
+    if (timing.minuteLoad?.startMs !== startMs) timing.minuteLoad = { startMs, value: countMinuteLoad(calendar, seconds, startMs, endMs) };
+    const minutes = timing.minuteLoad.value;
+    if (minutes.everyMinute) everyMinute += seconds.length;
+    else for (const index of minutes.minuteIndexes) load[index]! += seconds.length;
   }
   let peakIndex = 0;
   for (let index = 1; index < MINUTES_PER_DAY; index += 1) if (load[index]! > load[peakIndex]!) peakIndex = index;
@@ -145,19 +244,44 @@ export function computeMinuteLoad(defs: Definition[], nowMs: number): { peakRuns
  * enumerating them would make this O(86,400) per schedule.
  */
 export function findSharedInstants(schedules: Array<{ name: string; def: Definition }>, nowMs: number, threshold = 10): Array<{ instant: string; names: string[] }> {
-  const byInstant = new Map<number, string[]>();
+  // Schedules with the same timing share their slots: enumerate each timing once.
+  const byTiming = new Map<Timing, { def: Definition; names: string[] }>();
   for (const { name, def } of schedules) {
     if (!def.enabled || def.jitterMs > 0) continue;
-    const cron = parseDefinitionCron(def);
-    if (timesPerDay(cron) > SHARED_INSTANT_MAX_RUNS_PER_DAY) continue;
-    for (const slot of slotsBetween(createCalendar(def, cron), nowMs, nowMs + MS_PER_DAY)) {
-      const names = byInstant.get(slot);
-      if (names) names.push(name);
-      else byInstant.set(slot, [name]);
-    }
+    const timing = timingOf(def);
+    if (timesPerDay(timing.cron) > SHARED_INSTANT_MAX_RUNS_PER_DAY) continue;
+    const group = byTiming.get(timing);
+    if (group) group.names.push(name);
+    else byTiming.set(timing, { def, names: [name] });
   }
-  return [...byInstant.entries()]
-    .filter(([, names]) => names.length >= threshold)
-    .sort(([a], [b]) => a - b)
-    .map(([ms, names]) => ({ instant: new Date(ms).toISOString(), names: [...names].sort() }));
+  const groups = [...byTiming.values()];
+  const groupsByInstant = new Map<number, number[]>();
+  groups.forEach(({ def }, group) => {
+    for (const slot of slotsBetween(calendarForDefinition(def), nowMs, nowMs + MS_PER_DAY)) {
+      const atInstant = groupsByInstant.get(slot);
+      if (atInstant) atInstant.push(group);
+      else groupsByInstant.set(slot, [group]);
+    }
+  });
+  const sizeOf = (atInstant: number[]) => atInstant.reduce((count, group) => count + groups[group]!.names.length, 0);
+  const herds = [...groupsByInstant.entries()].filter(([, atInstant]) => sizeOf(atInstant) >= threshold).sort(([a], [b]) => a - b);
+  if (herds.length === 0) return [];
+  // Herds can hold thousands of names: sort each by a rank taken from one sort of all names (the
+  // same order as sorting the strings themselves), comparing numbers instead of strings.
+  const inHerds = [...new Set(herds.flatMap(([, atInstant]) => atInstant))];
+  const sortedNames = [...new Set(inHerds.flatMap((group) => groups[group]!.names))].sort();
+  const rank = new Map(sortedNames.map((name, index) => [name, index]));
+  const ranksOf = new Map(inHerds.map((group) => [group, new Int32Array(groups[group]!.names.map((name) => rank.get(name)!))]));
+  return herds.map(([ms, atInstant]) => {
+    const ranks = new Int32Array(sizeOf(atInstant));
+    let filled = 0;
+    for (const group of atInstant) {
+      ranks.set(ranksOf.get(group)!, filled);
+      filled += groups[group]!.names.length;
+    }
+    ranks.sort();
+    const names = new Array<string>(ranks.length);
+    for (let index = 0; index < ranks.length; index += 1) names[index] = sortedNames[ranks[index]!]!;
+    return { instant: new Date(ms).toISOString(), names };
+  });
 }

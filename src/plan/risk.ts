@@ -82,6 +82,21 @@ function isRelevant(input: RiskInput, keys: Array<keyof Definition>): boolean {
 }
 
 const figuresOf = (def: Definition, given: ScheduleFigures | null, nowMs: number) => given ?? computeFigures(def, nowMs);
+
+/**
+ * A shared instant's names as a set, built once per instant: a plan asks each of its changes
+ * whether it is in herds of a thousand names or more.
+ */
+const herdNames = new WeakMap<{ names: string[] }, Set<string>>();
+function namesOf(shared: { names: string[] }): Set<string> {
+  let names = herdNames.get(shared);
+  if (!names) {
+    names = new Set(shared.names);
+    herdNames.set(shared, names);
+  }
+  return names;
+}
+
 const firstSlot = (def: Definition, nowMs: number): number | undefined => nextSlots(calendarForDefinition(def), nowMs, 1)[0];
 
 function checkFrequency(input: RiskInput, add: AddFinding): void {
@@ -101,7 +116,7 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   }
   if (peak > policy.maxRunsPerDay) add('CF103', 'ERROR', `peak runs/day ${formatCount(peak)} is over the Policy maximum ${formatCount(policy.maxRunsPerDay)}`, 'lower the frequency, or raise maxRunsPerDay in the Policy', ['cron']);
   if (figures.minIntervalMs < policy.minIntervalMs) add('CF104', 'ERROR', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the Policy minimum ${formatDurationMs(policy.minIntervalMs)}`, 'space the slots further apart, or lower minInterval in the Policy', ['cron']);
-  const herds = (input.sharedInstants ?? []).filter((shared) => shared.names.includes(input.name));
+  const herds = (input.sharedInstants ?? []).filter((shared) => namesOf(shared).has(input.name));
   if (after.jitterMs === 0 && herds.length > 0) {
     const largest = herds.reduce((best, herd) => (herd.names.length > best.names.length ? herd : best));
     const more = herds.length > 1 ? ` (${plural(herds.length, 'such instant')} in the next 24h)` : '';

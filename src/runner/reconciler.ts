@@ -19,10 +19,18 @@ export interface ReconcileResult {
   pausesEnded: number;
 }
 
-export async function runReconcileTick(database: Database, options: { nowMs: number; runnerSilenceMs: number; batchSize?: number }): Promise<ReconcileResult> {
+export interface ReconcileOptions {
+  nowMs: number;
+  runnerSilenceMs: number;
+  batchSize?: number;
+  /** false: leave expired leases alone this time (the runner was itself cut off; see Runner.tick). */
+  resolveStalls?: boolean;
+}
+
+export async function runReconcileTick(database: Database, options: ReconcileOptions): Promise<ReconcileResult> {
   const now = new Date(options.nowMs);
   const { stalled, promoted } = await database.db.transaction(async (tx) => {
-    const expired = await takeExpiredLeases(tx, now, options.batchSize ?? 500);
+    const expired = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500);
     const policies = await loadStallPolicies(tx, expired.map((e) => e.runId));
     const resolutions: StallResolution[] = expired.map((lease) => {
       const policy = policies.get(lease.runId);

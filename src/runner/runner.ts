@@ -57,6 +57,9 @@ export class Runner {
   private nextReconcileMs = 0;
   private nextHeartbeatMs = 0;
   private nextDueMs = 0;
+  /** When this runner last renewed its leases, and until when it leaves other runners' expired leases alone. */
+  private lastHeartbeatMs: number | undefined;
+  private stallsHeldUntilMs = 0;
   private readonly reaper = new JobReaper();
 
   constructor(
@@ -79,6 +82,7 @@ export class Runner {
         env: options.env,
         wake: () => this.wake(),
         processGroups: this.reaper,
+        onLeaseExpiring: (run) => this.logger.warn('lease could not be renewed: job stopped before it expires', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt }),
         ...(options.execute ? { execute: options.execute } : {}),
         onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
       },
@@ -96,16 +100,22 @@ export class Runner {
     this.reaper.start(this.options.killGraceMs ?? 5_000);
     await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
     this.unlisten.push(
-      await this.database.listen(SCHEDULES_CHANNEL, () => {
-        this.schedulesChanged = true;
-        this.wake();
-      }),
-      await this.database.listen(RUNS_CHANNEL, () => this.wake()),
+      ...(await Promise.all(
+        [SCHEDULES_CHANNEL, RUNS_CHANNEL].map((channel) =>
+          // After a reconnect, a change may have been missed: behave as if notified.
+          this.database.listen(channel, () => this.onNotified(channel), () => this.onNotified(channel)),
+        ),
+      )),
       // `cronform cancel` of a running run: stop its process now, not at the next heartbeat.
       await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.abandon(Number(payload))),
     );
     this.logger.info('runner started', { runnerId: this.id, concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
+  }
+
+  private onNotified(channel: string): void {
+    if (channel === SCHEDULES_CHANNEL) this.schedulesChanged = true;
+    this.wake();
   }
 
   /** Graceful shutdown: stop claiming, drain up to the timeout, release what is left. */
@@ -115,12 +125,26 @@ export class Runner {
     this.wake();
     await this.loop;
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
-    const drained = await this.worker.waitForExecutions(this.options.drainTimeoutMs ?? 30_000);
+    const drained = await this.drain(this.options.drainTimeoutMs ?? 30_000);
     await this.worker.flushCompletions();
     const released = drained ? 0 : await this.worker.releaseUnfinished();
     this.reaper.stop();
     await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
     this.logger.info('runner stopped', { runnerId: this.id, released });
+  }
+
+  /**
+   * Waits for running attempts to end, renewing their leases meanwhile: a drain longer than the
+   * lease must not let another runner declare them stalled and start them again while they run.
+   */
+  private async drain(timeoutMs: number): Promise<boolean> {
+    for (let leftMs = timeoutMs; leftMs > 0; ) {
+      const sliceMs = Math.min(leftMs, this.leaseMs / 3);
+      if (await this.worker.waitForExecutions(sliceMs)) return true;
+      leftMs -= sliceMs;
+      await this.worker.heartbeat().catch((error: unknown) => this.logger.error('heartbeat failed while draining', { error: (error as Error).message }));
+    }
+    return this.worker.waitForExecutions(0);
   }
 
   /** One pass of everything that is due now. Exposed so tests can drive the runner with a fake clock. */
@@ -142,14 +166,20 @@ export class Runner {
       if (claimed === 0 || this.worker.freeSlots === 0) break;
     }
     if (nowMs >= this.nextHeartbeatMs) {
+      // Not renewed for longer than a lease: this runner was cut off (a database outage, a paused
+      // VM), and so, probably, were the others. It gives them one lease to reconnect and write
+      // the outcomes they hold before it declares their attempts stalled and runs them again.
+      if (this.lastHeartbeatMs !== undefined && nowMs - this.lastHeartbeatMs > this.leaseMs) this.stallsHeldUntilMs = nowMs + this.leaseMs;
       await this.worker.heartbeat();
       await heartbeatRunner(this.database.db, this.id, new Date(nowMs));
+      this.lastHeartbeatMs = nowMs;
       this.nextHeartbeatMs = nowMs + this.leaseMs / 3;
     }
     if (nowMs >= this.nextReconcileMs) {
-      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3 });
+      const resolveStalls = nowMs >= this.stallsHeldUntilMs;
+      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls });
       if (result.stalled > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
-      this.nextReconcileMs = nowMs + this.reconcileIntervalMs;
+      this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
   }
 
@@ -173,9 +203,11 @@ export class Runner {
         failures = 0;
         await this.sleep(wakeAtMs - this.options.clock.nowMs());
       } catch (error) {
-        // A database outage must not kill the runner: back off and try again.
+        // A database outage must not kill the runner: back off and try again, but by at most a
+        // third of the lease, so that once the database is back every runner renews its leases
+        // (and writes its outcomes) within the lease the others wait before taking over.
         failures += 1;
-        const backoffMs = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
+        const backoffMs = Math.min(30_000, Math.max(1_000, this.leaseMs / 3), 250 * 2 ** Math.min(failures, 7));
         this.logger.error('runner loop failed; retrying', { error: (error as Error).message, attempt: failures, backoffMs });
         await this.sleep(backoffMs);
       }

@@ -27,6 +27,8 @@ export interface WorkerOptions {
   onOutcome?: (run: ClaimedRun, outcome: ExecutionOutcome) => void;
   /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
   wake?: () => void;
+  /** Called when a job is stopped because its lease could not be renewed in time (see `armFence`). */
+  onLeaseExpiring?: (run: ClaimedRun) => void;
   processGroups?: ProcessGroupRegistry;
   /**
    * How a job is performed; the real executors by default. Embedding cronform as a library (and
@@ -41,6 +43,9 @@ interface InFlight {
   done: Promise<void>;
   /** Set when the run must not be completed by us (lease lost, or released at shutdown). */
   abandoned: boolean;
+  /** Stops the job if the lease is not renewed in time; cleared once the job has ended. */
+  fence: NodeJS.Timeout | undefined;
+  ended: boolean;
 }
 
 export class Worker {
@@ -94,12 +99,34 @@ export class Worker {
   private start(run: ClaimedRun): void {
     const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
     const controller = new AbortController();
-    const entry: InFlight = { run, controller, abandoned: false, done: Promise.resolve() };
+    const entry: InFlight = { run, controller, abandoned: false, done: Promise.resolve(), fence: undefined, ended: false };
     entry.done = this.execute(run, definition, controller.signal).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );
     this.inFlight.set(run.id, entry);
+    this.armFence(entry, run.leaseExpiresAt.getTime());
+  }
+
+  /**
+   * Fencing. A lease this runner cannot renew (database unreachable, loop stuck) expires, and the
+   * reconciler of another runner then starts the run again: the job must be gone by then, or two
+   * attempts of one run execute at once. So the job is stopped killGraceMs before its lease runs
+   * out (its process group is dead at expiry), but never before two heartbeats (leaseMs / 3 apart)
+   * have been missed: then at expiry - leaseMs / 4, and a job that ignores SIGTERM may outlive
+   * the lease by at most killGraceMs - leaseMs / 4. The outcome is not written: the reconciler
+   * resolves the run per onStall, like the run of a runner that died.
+   */
+  private armFence(entry: InFlight, leaseExpiresAtMs: number): void {
+    clearTimeout(entry.fence);
+    if (entry.ended) return;
+    const fenceAtMs = leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4);
+    entry.fence = setTimeout(() => {
+      if (entry.abandoned || this.inFlight.get(entry.run.id) !== entry) return;
+      this.options.onLeaseExpiring?.(entry.run);
+      this.abandon(entry.run.id);
+    }, Math.max(0, fenceAtMs - this.options.clock.nowMs()));
+    entry.fence.unref();
   }
 
   private async execute(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal): Promise<ExecutionOutcome> {
@@ -120,6 +147,8 @@ export class Worker {
   }
 
   private record(entry: InFlight, outcome: ExecutionOutcome): void {
+    entry.ended = true;
+    clearTimeout(entry.fence);
     if (entry.abandoned) {
       this.inFlight.delete(entry.run.id);
       return;
@@ -128,8 +157,9 @@ export class Worker {
     const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
     let runStatus: AttemptCompletion['runStatus'] = outcome.status === 'SUCCEEDED' ? 'SUCCESS' : outcome.status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
     let runAfter: Date | null = null;
+    const finishedMs = this.options.clock.nowMs();
     if (runStatus === 'FAILED' && definition) {
-      const decision = nextAttemptDecision({ attempts: run.attempt, maxAttempts: run.maxAttempts }, definition.retry, this.options.clock.nowMs());
+      const decision = nextAttemptDecision({ attempts: run.attempt, maxAttempts: run.maxAttempts }, definition.retry, finishedMs);
       if (decision.status === 'RETRY_PENDING') {
         runStatus = 'RETRY_PENDING';
         runAfter = new Date(decision.runAfterMs);
@@ -149,6 +179,7 @@ export class Worker {
         error: outcome.error,
         stdoutTail: outcome.stdoutTail,
         stderrTail: outcome.stderrTail,
+        finishedAt: new Date(finishedMs),
       },
     });
     this.options.wake?.();
@@ -212,8 +243,13 @@ export class Worker {
   /** Extends our leases; runs whose lease we lost (cancelled, or taken over) are stopped. */
   async heartbeat(): Promise<void> {
     const running = [...this.inFlight.values()].filter((e) => !e.abandoned).map((e) => e.run.id);
-    const lost = await extendLeases(this.database.db, this.options.runnerId, running, new Date(this.options.clock.nowMs()), this.options.leaseMs);
-    for (const id of lost) this.abandon(id);
+    const nowMs = this.options.clock.nowMs();
+    const lost = new Set(await extendLeases(this.database.db, this.options.runnerId, running, new Date(nowMs), this.options.leaseMs));
+    for (const id of running) {
+      const entry = this.inFlight.get(id);
+      if (lost.has(id)) this.abandon(id);
+      else if (entry && !entry.abandoned) this.armFence(entry, nowMs + this.options.leaseMs);
+    }
   }
 
   /** Stop a run without writing its outcome (the database already moved it on). */

@@ -255,7 +255,8 @@ function parsePart(part: Token, spec: FieldSpec): number[] {
   if (rangeText === '*') {
     [start, end] = [spec.min, maxForRange];
   } else if (rangeText!.includes('-')) {
-    const [a, b] = rangeText!.split('-') as [string, string];
+    const [a, b, extra] = rangeText!.split('-') as [string, string, string | undefined];
+    if (extra !== undefined) throw new CronSyntaxError('syntax', `more than one "-" in "${part.text}"`, part.offset + a.length + b.length + 2);
     start = parseValue(a, spec, part.offset);
     end = parseValue(b, spec, part.offset + a.length + 1);
     if (start > end) {
@@ -263,8 +264,9 @@ function parsePart(part: Token, spec: FieldSpec): number[] {
     }
   } else {
     start = parseValue(rangeText!, spec, part.offset);
-    // "a/n" means "from a to the end of the range, every n" (Vixie and most modern parsers agree).
-    end = stepText !== undefined ? maxForRange : start;
+    // "a/n" means "from a to the end of the range, every n" (Vixie and most modern parsers agree);
+    // day-of-week 7 is past the end of 0-6 and stands alone ("7/2" is Sunday, never an empty field).
+    end = stepText !== undefined ? Math.max(maxForRange, start) : start;
   }
   return range(start, end, step);
 }

@@ -59,11 +59,15 @@ function countShiftCollisions(calendar: SlotCalendar, range: WallRange): number 
 
 export function countRunsPerDay(calendar: SlotCalendar, fromMs: number, days = RUNS_PER_DAY_WINDOW_DAYS): RunsPerDay {
   const startDay = Math.floor(calendar.zone.wallFromInstant(fromMs) / MS_PER_DAY);
+  // A day is irregular when an offset change falls within a day of it (SlotCalendar.isRegularDay):
+  // with none anywhere near the window, which is most windows, every matching day has the base count.
+  const allRegular = calendar.zone.transitionsBetween((startDay - 1) * MS_PER_DAY, (startDay + days + 1) * MS_PER_DAY).length === 0;
+  const base = timesPerDay(calendar.rules.cron);
   let peak = -1;
   let peakDay = startDay;
   let total = 0;
   for (let day = startDay; day < startDay + days; day += 1) {
-    const count = countRunsOnDay(calendar, day);
+    const count = allRegular ? (calendar.days.matches(day) ? base : 0) : countRunsOnDay(calendar, day);
     total += count;
     if (count > peak) {
       peak = count;

@@ -32,6 +32,24 @@ export interface SlotRules {
 /** A generator gives up after this many consecutive local days without a slot. */
 const MAX_EMPTY_DAYS = 366 * 8;
 
+/**
+ * Day matchers are stateless and depend on the day fields and dayMatch only (the inputs of
+ * createDayMatcher): the calendars of a 10,000-schedule plan share a few dozen of them.
+ */
+const dayMatchers = new Map<string, DayMatcher>();
+const DAY_MATCHER_CACHE_LIMIT = 1_000;
+
+function dayMatcherFor(cron: CronExpression, dayMatch: DayMatch | undefined): DayMatcher {
+  const key = `${cron.months.join()}|${cron.daysOfMonth.join()}|${cron.daysOfWeek.join()}|${cron.lastDayOfMonth}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
+  let matcher = dayMatchers.get(key);
+  if (!matcher) {
+    if (dayMatchers.size >= DAY_MATCHER_CACHE_LIMIT) dayMatchers.clear();
+    matcher = createDayMatcher(cron, dayMatch);
+    dayMatchers.set(key, matcher);
+  }
+  return matcher;
+}
+
 export class SlotCalendar {
   readonly zone: ZoneRules;
   readonly days: DayMatcher;
@@ -39,7 +57,7 @@ export class SlotCalendar {
 
   constructor(readonly rules: SlotRules) {
     this.zone = getZoneRules(rules.timezone);
-    this.days = createDayMatcher(rules.cron, rules.dayMatch);
+    this.days = dayMatcherFor(rules.cron, rules.dayMatch);
   }
 
   /** Matching local times of a day, seconds of the day ascending (computed once). */
@@ -84,7 +102,11 @@ export class SlotCalendar {
     return slots.filter((slot, index) => index === 0 || slot !== slots[index - 1]);
   }
 
-  /** Slots strictly after `afterMs`, ascending, lazily; stops after 8 years without a slot. */
+  /**
+   * Slots strictly after `afterMs`, ascending, lazily; stops after 8 years without a slot. A matching
+   * day can have no slot (its only times fall in a DST gap under `gap: skip`), so it counts as empty:
+   * counting matching days instead would loop forever on such a schedule.
+   */
   *iterate(afterMs: number): Generator<number, void, undefined> {
     const startDay = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
     let emptyDays = 0;
@@ -93,8 +115,8 @@ export class SlotCalendar {
         emptyDays += 1;
         continue;
       }
-      emptyDays = 0;
       if (this.isRegularDay(day)) {
+        emptyDays = 0;
         const offset = this.zone.offsetAt(day * MS_PER_DAY);
         const base = day * MS_PER_DAY - offset;
         for (const second of this.times) {
@@ -102,7 +124,9 @@ export class SlotCalendar {
           if (slot > afterMs) yield slot;
         }
       } else {
-        for (const slot of this.slotsOfDay(day)) if (slot > afterMs) yield slot;
+        const slots = this.slotsOfDay(day);
+        emptyDays = slots.length === 0 ? emptyDays + 1 : 0;
+        for (const slot of slots) if (slot > afterMs) yield slot;
       }
     }
   }

@@ -23,12 +23,21 @@ interface YearTable {
 
 const FIXED_OFFSET_PATTERN = /^(UTC|GMT|Z)?\s*[+-]\s*\d{1,2}(:?\d{2})?$/i;
 
+/** Asking Intl costs tens of microseconds, and a repository names the same few zones thousands of times. */
+const validity = new Map<string, boolean>();
+const VALIDITY_CACHE_LIMIT = 1_000;
+
 export function isValidTimezone(name: string): boolean {
   if (name === 'UTC' || name === 'Etc/UTC') return true;
   // Bare abbreviations (EST, KST, CET…) are rejected even where Intl accepts them: several are
   // fixed offsets that silently ignore DST, and the others are ambiguous to readers.
   if (!name.includes('/')) return false;
-  return IANAZone.isValidZone(name);
+  let valid = validity.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    if (validity.size < VALIDITY_CACHE_LIMIT) validity.set(name, valid);
+  }
+  return valid;
 }
 
 export function isFixedOffsetName(name: string): boolean {
@@ -65,6 +74,9 @@ export function suggestTimezone(name: string): string | undefined {
 export class ZoneRules {
   private readonly zone: IANAZone;
   private readonly years = new Map<number, YearTable>();
+  private lastYear = Number.NaN;
+  private lastYearStartMs = Number.POSITIVE_INFINITY;
+  private lastYearEndMs = Number.NEGATIVE_INFINITY;
 
   constructor(readonly name: string) {
     this.zone = IANAZone.create(name);
@@ -115,9 +127,18 @@ export class ZoneRules {
     return high;
   }
 
-  offsetAt(utcMs: number): number {
+  /** The UTC year of an instant; the last year asked is kept, as callers walk days in order. */
+  private yearOf(utcMs: number): number {
+    if (utcMs >= this.lastYearStartMs && utcMs < this.lastYearEndMs) return this.lastYear;
     const year = new Date(utcMs).getUTCFullYear();
-    const table = this.tableFor(year);
+    this.lastYear = year;
+    this.lastYearStartMs = Date.UTC(year, 0, 1);
+    this.lastYearEndMs = Date.UTC(year + 1, 0, 1);
+    return year;
+  }
+
+  offsetAt(utcMs: number): number {
+    const table = this.tableFor(this.yearOf(utcMs));
     let offset = table.startOffsetMs;
     for (const transition of table.transitions) {
       if (transition.atMs > utcMs) break;
@@ -140,7 +161,15 @@ export class ZoneRules {
   }
 
   hasTransitionNear(wallMs: number, spanMs: number): boolean {
-    return this.transitionsBetween(wallMs - spanMs - MS_PER_DAY, wallMs + spanMs + MS_PER_DAY).length > 0;
+    // transitionsBetween(from, to).length > 0, without building the list: asked for every day of
+    // every schedule when counting runs per day.
+    const fromMs = wallMs - spanMs - MS_PER_DAY;
+    const toMs = wallMs + spanMs + MS_PER_DAY;
+    const lastYear = this.yearOf(toMs);
+    for (let year = this.yearOf(fromMs); year <= lastYear; year += 1) {
+      for (const transition of this.tableFor(year).transitions) if (transition.atMs >= fromMs && transition.atMs < toMs) return true;
+    }
+    return false;
   }
 
   /**

@@ -83,7 +83,7 @@ describe('loadManifestSources', () => {
     expect(result.sources).toEqual([]);
     expect(result.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.message])).toEqual([
       ['CF003', 'binary.yaml', 2, 7, 'file is binary (contains a NUL byte), not a YAML manifest'],
-      ['CF003', 'latin1.yaml', undefined, undefined, 'file is not valid UTF-8 text'],
+      ['CF003', 'latin1.yaml', 1, 5, 'file is not valid UTF-8 text'],
     ]);
   });
 

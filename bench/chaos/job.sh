@@ -1,0 +1,27 @@
+#!/bin/sh
+# The job of every chaos schedule: job.sh <kind> <version> <seconds> <exclusive 0|1> <work dir>
+# It records what really ran (START/END lines in <work dir>/jobs.log, one short append each) and
+# detects overlaps at the process level with flock: the lock of a run (and, for SKIP_NEW and
+# QUEUE_NEW schedules, of the schedule) is held by this shell and its children until the last of
+# them dies, however it dies, so a second attempt that starts while the first is still alive
+# cannot take it and writes an OVERLAP line.
+kind=$1 version=$2 seconds=$3 exclusive=$4 dir=$5
+log="$dir/jobs.log"
+exec 9>"$dir/locks/run-$CRONFORM_RUN_ID"
+flock -n 9 || echo "OVERLAP_RUN $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $CRONFORM_SCHEDULE" >>"$log"
+if [ "$exclusive" = 1 ]; then
+  exec 8>"$dir/locks/schedule-$CRONFORM_SCHEDULE"
+  flock -n 8 || echo "OVERLAP_SCHEDULE $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $CRONFORM_SCHEDULE" >>"$log"
+fi
+echo "START $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $version $CRONFORM_SCHEDULE" >>"$log"
+code=0
+case "$kind" in
+  ok) sleep "$seconds" ;;
+  fail) sleep "$seconds"; code=1 ;;
+  flaky) sleep "$seconds"; [ "$CRONFORM_ATTEMPT" -ge 2 ] || code=1 ;;
+  hang) sleep 600 ;;
+  stubborn) trap '' TERM; sleep 600 ;;
+  crash) sleep "$seconds"; kill -KILL $$ ;;
+esac
+echo "END $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $code" >>"$log"
+exit "$code"

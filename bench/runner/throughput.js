@@ -1,0 +1,209 @@
+/**
+ * Throughput: N no-op jobs created up front, then worker process(es) started together; timed from
+ * `go` to the poll (every 50 ms) that sees nothing left. Creation is timed separately. Every system
+ * runs on its own fresh database; workers run in child processes, so one or two processes compare.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, withFreshDatabase } from './databases.js';
+import { startChild } from './child-protocol.js';
+import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
+import { policyDocument, throughputSchedules, toSources } from './manifests.js';
+import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
+import { formatNumber, printTable, sleep, verdict } from './report.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const POLL_MS = 50;
+const STALL_MS = 60_000;
+const PG_BOSS_QUEUE = 'noop';
+
+/** Polls `remainingSql` until it returns 0; returns ms from `t0`, or throws when progress stalls. */
+async function waitUntilDrained(client, remainingSql, t0) {
+  let last = Number.POSITIVE_INFINITY;
+  let lastProgressMs = performance.now();
+  for (;;) {
+    const { rows } = await client.query(remainingSql);
+    const remaining = Number(rows[0].remaining);
+    const now = performance.now();
+    if (remaining === 0) return now - t0;
+    if (remaining < last) {
+      last = remaining;
+      lastProgressMs = now;
+    } else if (now - lastProgressMs > STALL_MS) {
+      throw new Error(`no progress for ${STALL_MS / 1000}s with ${remaining} left`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Starts `processes` children (all ready first), says go, waits for the drain, stops them. */
+async function runWorkers({ url, script, args, processes, remainingSql }) {
+  const children = [];
+  const client = await connect(url);
+  try {
+    for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
+    const t0 = performance.now();
+    for (const child of children) child.go();
+    const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
+    return { elapsedMs };
+  } finally {
+    await Promise.all(children.map((child) => child.stop().catch(() => child.kill())));
+    await client.end();
+  }
+}
+
+export async function measureCronform(serverUrl, options, { processes, concurrency, count, real }) {
+  return withFreshDatabase(serverUrl, 'cronform', options, async ({ url }) => {
+    const database = await openMigrated(url);
+    let createMs;
+    try {
+      await applySources(database, toSources(policyDocument(), throughputSchedules(200)));
+      createMs = await createQueuedRuns(database, await listSchedules(database), { count });
+    } finally {
+      await database.close();
+    }
+    const { elapsedMs } = await runWorkers({
+      url,
+      script: 'cronform-runner.js',
+      args: [String(concurrency), ...(real ? ['--real'] : [])],
+      processes,
+      remainingSql: `select count(*) as remaining from schedule_runs where status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
+    });
+    const client = await connect(url);
+    try {
+      const { rows } = await client.query(
+        `select (select count(*) from schedule_runs where status = 'SUCCESS') as succeeded,
+                (select count(*) from run_attempts) as attempts`,
+      );
+      const succeeded = Number(rows[0].succeeded);
+      const attempts = Number(rows[0].attempts);
+      const note = succeeded === count && attempts === count ? '' : `${succeeded} SUCCESS, ${attempts} attempts`;
+      return { createMs, elapsedMs, note };
+    } finally {
+      await client.end();
+    }
+  });
+}
+
+export async function measureGraphileWorker(serverUrl, options, { processes, count, config }) {
+  return withFreshDatabase(serverUrl, 'graphile_worker', options, async ({ url }) => {
+    await installGraphileWorker(url);
+    const createMs = await createGraphileWorkerJobs(url, { count });
+    const { elapsedMs } = await runWorkers({
+      url,
+      script: 'graphile-worker-child.js',
+      args: [JSON.stringify(config)],
+      processes,
+      // Completed jobs are deleted; a failed one stays (with attempts left) and would stall the poll.
+      remainingSql: 'select count(*) as remaining from graphile_worker._private_jobs',
+    });
+    return { createMs, elapsedMs, note: '' };
+  });
+}
+
+export async function measurePgBoss(serverUrl, options, { processes, count, config }) {
+  return withFreshDatabase(serverUrl, 'pg_boss', options, async ({ url }) => {
+    const createMs = await createPgBossJobs(url, PG_BOSS_QUEUE, { count });
+    const { elapsedMs } = await runWorkers({
+      url,
+      script: 'pg-boss-child.js',
+      args: [JSON.stringify({ queues: [PG_BOSS_QUEUE], boss: { supervise: false, schedule: false }, ...config })],
+      processes,
+      remainingSql: `select count(*) as remaining from pgboss.job where name = '${PG_BOSS_QUEUE}' and state in ('created', 'retry', 'active')`,
+    });
+    return { createMs, elapsedMs, note: '' };
+  });
+}
+
+/**
+ * The process-spawn bound of real command jobs, without any database: `true` spawned the way the
+ * command executor does (detached, stdout/stderr piped), `concurrency` at a time.
+ */
+export async function measureSpawnBound(count, concurrency) {
+  const spawnTrue = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn('true', [], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.resume();
+      child.stderr.resume();
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  const t0 = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      next += 1;
+      await spawnTrue();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return { createMs: Number.NaN, elapsedMs: performance.now() - t0, note: 'no database: the ceiling for real command jobs' };
+}
+
+/**
+ * The configurations compared; `peerBest` ones are candidates for "graphile-worker's best". The
+ * graphile-worker tunings come from its performance docs (local queue + batched completion); the
+ * local queue size matters most (200 → ~13k/s, 1000 → ~30k/s here).
+ */
+function configurations(count, realCount) {
+  const gwTuned = (concurrency, size) => ({ concurrency, worker: { localQueue: { size }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } });
+  const cronform = (processes, concurrency, n, real = false) => (s, o) => measureCronform(s, o, { processes, concurrency, count: n, real });
+  const gw = (processes, config) => (s, o) => measureGraphileWorker(s, o, { processes, count, config });
+  const pgBoss = (config) => (s, o) => measurePgBoss(s, o, { processes: 1, count, config });
+  return [
+    { system: 'cronform', label: '1 process × concurrency 10, no-op executor', count, run: cronform(1, 10, count), target: true },
+    { system: 'cronform', label: '2 processes × concurrency 10, no-op executor', count, run: cronform(2, 10, count), target: true },
+    { system: 'cronform', label: '1 process × concurrency 50, no-op executor (info)', count, run: cronform(1, 50, count) },
+    { system: 'cronform', label: '1 process × concurrency 10, real `true` processes', count: realCount, run: cronform(1, 10, realCount, true) },
+    { system: 'reference', label: 'node spawn(`true`), 10 at a time, no database', count: realCount, run: () => measureSpawnBound(realCount, 10) },
+    { system: 'graphile-worker', label: 'defaults, concurrency 10 (no local queue, no batching)', count, run: gw(1, { concurrency: 10 }) },
+    { system: 'graphile-worker', label: 'tuned: concurrency 10, localQueue 1000, complete/failJobBatchDelay 0', count, run: gw(1, gwTuned(10, 1000)), peerBest: true },
+    { system: 'graphile-worker', label: 'tuned: concurrency 100, localQueue 2000, complete/failJobBatchDelay 0', count, run: gw(1, gwTuned(100, 2000)), peerBest: true },
+    { system: 'graphile-worker', label: 'tuned ×2 processes: concurrency 10, localQueue 1000, batch delay 0', count, run: gw(2, gwTuned(10, 1000)), peerBest: true },
+    { system: 'pg-boss', label: '10 work() loops × batchSize 100, polling 0.5 s', count, run: pgBoss({ workers: 10, batchSize: 100, pollingIntervalSeconds: 0.5 }), pgBossBest: true },
+    { system: 'pg-boss', label: '4 work() loops × batchSize 1000, polling 0.5 s', count, run: pgBoss({ workers: 4, batchSize: 1000, pollingIntervalSeconds: 0.5 }), pgBossBest: true },
+  ];
+}
+
+export async function runThroughputBenchmark(options) {
+  const count = options.count;
+  const realCount = options.realCount;
+  console.log(`\n## Throughput: ${formatNumber(count)} no-op jobs (real processes: ${formatNumber(realCount)})`);
+  const results = [];
+  for (const config of configurations(count, realCount)) {
+    process.stdout.write(`  ${config.system}: ${config.label} … `);
+    try {
+      const measured = await config.run(options.serverUrl, options);
+      const perSecond = config.count / (measured.elapsedMs / 1000);
+      console.log(`${formatNumber(perSecond)}/s (create ${formatNumber(measured.createMs)} ms)${measured.note ? ` — ${measured.note}` : ''}`);
+      results.push({ ...config, ...measured, perSecond });
+    } catch (error) {
+      console.log(`FAILED: ${error.message}`);
+      results.push({ ...config, error: error.message.split('\n')[0], perSecond: Number.NaN });
+    }
+  }
+  const best = (flag) => results.filter((r) => r[flag] && !r.error).reduce((a, b) => (b.perSecond > (a?.perSecond ?? -1) ? b : a), undefined);
+  const gwBest = best('peerBest');
+  const pgBossBest = best('pgBossBest');
+  const rows = results.map((r) => [
+    r.system,
+    r.label,
+    formatNumber(r.count),
+    formatNumber(r.createMs),
+    r.error ? `error: ${r.error}` : formatNumber(r.elapsedMs),
+    formatNumber(r.perSecond),
+    gwBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / gwBest.perSecond, 2)}×` : '',
+    pgBossBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / pgBossBest.perSecond, 2)}×` : '',
+    r.target ? `≥ ${formatNumber(gwBest?.perSecond ?? Number.NaN)}/s` : '',
+    r.target ? verdict(gwBest ? r.perSecond >= gwBest.perSecond : null) : '',
+    r.note ?? '',
+  ]);
+  printTable(
+    `Throughput (${new Date().toISOString().slice(0, 10)}, ${options.cores} cores; target: graphile-worker's best configuration measured in this run)`,
+    ['system', 'configuration', 'jobs', 'create ms', 'execute ms', 'jobs/s', 'vs gw best', 'vs pg-boss best', 'target', 'result', 'note'],
+    rows,
+  );
+  // Missed targets: cronform rows that failed or were slower than graphile-worker's best.
+  return results.filter((r) => r.target && (r.error || !gwBest || r.perSecond < gwBest.perSecond)).map((r) => `throughput: cronform ${r.label}`);
+}

@@ -1,0 +1,138 @@
+/**
+ * Property 4 through the CLI, in-process: SQL in arguments and flags (schedule names, --actor,
+ * --reason) of apply, history, pause, trigger and runs is a value, never a statement. On PGlite
+ * the commands use the embedded database of the working directory; on PostgreSQL, --database-url.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { captureOutput } from '@oclif/test';
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import Apply from '../../src/commands/apply.js';
+import History from '../../src/commands/history.js';
+import Pause from '../../src/commands/pause.js';
+import Plan from '../../src/commands/plan.js';
+import Runs from '../../src/commands/runs.js';
+import Trigger from '../../src/commands/trigger.js';
+import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
+import { migrateDatabase } from '../../src/db/migrate.js';
+import { auditLog, schedules } from '../../src/db/schema.js';
+import type { VersionEntry } from '../../src/operations/history.js';
+import { countRows, dumpDatabase } from '../operations/database-dump.js';
+import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { repoRoot } from './hostile-texts.js';
+import { SQL_INJECTIONS } from './injection-strings.js';
+
+interface Runnable {
+  run(argv: string[], root: string): Promise<unknown>;
+}
+
+const NAME = "x'; drop table schedules;--";
+const ACTOR = "'); delete from audit_log;--";
+const REASON = "'); delete from audit_log;--\n$$; drop table schedule_versions; $$";
+const DESCRIPTION = SQL_INJECTIONS.join(' | ');
+
+async function run(command: Runnable, argv: string[]) {
+  const output = await captureOutput(() => command.run(argv, repoRoot));
+  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
+  return { ...output, exitCode, message: output.error?.message ?? '' };
+}
+
+function writeManifests(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const manifest = { apiVersion: 'cronform/v1', kind: 'Schedule', metadata: { name: 'report', description: DESCRIPTION, labels: { sql: ACTOR } }, spec: { cron: '0 3 * * *', timezone: 'UTC', job: { type: 'command', command: ['node', 'jobs/report.js', NAME] } } };
+  writeFileSync(path.join(dir, 'report.yaml'), stringify(manifest));
+}
+
+/**
+ * The same scenario on both engines; `databaseArgs` selects the database the commands use. Each
+ * command opens the embedded PGlite from disk (seconds), so there only apply, history of an unknown
+ * name and pause run; trigger, runs, plan and history --json are left to PostgreSQL (`everyCommand`).
+ */
+async function runScenario(databaseArgs: string[], openForChecks: () => Promise<Database>, manifestDir: string, everyCommand: boolean): Promise<void> {
+  const applied = await run(Apply, ['--dir', manifestDir, '--auto-approve', '--actor', ACTOR, '--reason', REASON, ...databaseArgs]);
+  expect(applied.exitCode, applied.stdout + applied.message).toBe(0);
+
+  const unknown = await run(History, [NAME, ...databaseArgs]);
+  expect(unknown.exitCode).toBe(1);
+  expect(unknown.message).toBe(`no schedule named ${JSON.stringify(NAME)}`);
+  for (const name of everyCommand ? [NAME, "' OR '1'='1", '$$; drop table schedules; $$'] : []) {
+    const trigger = await run(Trigger, [name, '--actor', ACTOR, ...databaseArgs]);
+    expect(trigger.exitCode, `${name}: ${trigger.message}`).toBe(1);
+    const runs = await run(Runs, [name, '--json', ...databaseArgs]);
+    if (runs.exitCode === 0) expect(JSON.parse(runs.stdout)).toEqual([]);
+    else expect(runs.exitCode, `${name}: ${runs.message}`).toBe(1);
+  }
+
+  if (everyCommand) {
+    const history = await run(History, ['report', '--json', ...databaseArgs]);
+    expect(history.exitCode).toBe(0);
+    expect((JSON.parse(history.stdout) as VersionEntry[]).map(({ actor, reason, version }) => ({ actor, reason, version }))).toEqual([{ actor: ACTOR, reason: REASON, version: 1 }]);
+  }
+
+  const paused = await run(Pause, ['report', '--reason', REASON, '--actor', ACTOR, ...databaseArgs]);
+  expect(paused.exitCode, paused.message).toBe(0);
+  if (everyCommand) {
+    const planned = await run(Plan, ['--dir', manifestDir, ...databaseArgs]);
+    expect(planned.exitCode, planned.message).toBe(0);
+    expect(planned.stdout).toContain(REASON.split('\n')[0]);
+  }
+
+  const database = await openForChecks();
+  try {
+    const [row] = await database.db.select().from(schedules).where(eq(schedules.name, 'report'));
+    expect(row!.definition.description).toBe(DESCRIPTION);
+    expect(row!.definition.labels).toEqual({ sql: ACTOR });
+    expect(row!.definition.job).toMatchObject({ command: ['node', 'jobs/report.js', NAME] });
+    expect(row!.pausedReason).toBe(REASON);
+    expect(row!.pausedBy).toBe(ACTOR);
+    const audit = await database.db.select().from(auditLog).where(eq(auditLog.scheduleName, 'report'));
+    expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
+      ['SCHEDULE_CREATED', ACTOR, REASON],
+      ['SCHEDULE_PAUSED', ACTOR, REASON],
+    ]);
+    const counts = countRows(await dumpDatabase(database));
+    // The created schedule, its version, three audit rows (create, Policy, pause) and no run: nothing else was written or dropped.
+    expect(counts).toMatchObject({ 'public.schedules': 1, 'public.schedule_versions': 1, 'public.audit_log': 3, 'public.schedule_runs': 0, 'public.run_attempts': 0 });
+  } finally {
+    await database.close();
+  }
+}
+
+describe('SQL injection through CLI arguments', () => {
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'cronform-cli-injection-'));
+  });
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('on the embedded PGlite of the working directory', async () => {
+    const cwd = process.cwd();
+    const databaseUrl = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    process.chdir(scratch);
+    try {
+      writeManifests(path.join(scratch, 'schedules'));
+      await runScenario([], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) }), 'schedules', false);
+    } finally {
+      process.chdir(cwd);
+      if (databaseUrl !== undefined) process.env.DATABASE_URL = databaseUrl;
+    }
+  }, 120_000);
+
+  it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
+    let server: TestPostgres | undefined;
+    try {
+      server = await createPostgresDatabase();
+      const migrated = await server.open();
+      await migrateDatabase(migrated);
+      writeManifests(path.join(scratch, 'schedules'));
+      const url = server.url;
+      await runScenario(['--database-url', url], () => openDatabase({ url }), path.join(scratch, 'schedules'), true);
+    } finally {
+      await server?.drop();
+    }
+  }, 120_000);
+});
