@@ -1,6 +1,6 @@
 import { Command, Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
-import { openChosenDatabase } from '../operations/database.js';
+import { openChosenDatabaseWhenReachable } from '../operations/database.js';
 import { Runner } from '../runner/runner.js';
 import { systemClock } from '../shared/clock.js';
 import { createJsonLogger } from '../shared/logger.js';
@@ -20,7 +20,8 @@ export default class RunnerCommand extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
-    const database = await openChosenDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() });
+    const logger = createJsonLogger({ base: { component: 'runner' } });
+    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger);
     const runner = new Runner(database, {
       clock: systemClock,
       concurrency: flags.concurrency,
@@ -29,7 +30,7 @@ export default class RunnerCommand extends Command {
       killGraceMs: parseDurationMs(flags['kill-grace']),
       baseDir: flags['base-dir'] ?? process.cwd(),
       env: process.env,
-      logger: createJsonLogger({ base: { component: 'runner' } }),
+      logger,
       version: this.config.version,
     });
     await runner.start();

@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../db/client.js';
-import { ensureSchema } from '../db/migrate.js';
+import { ensureSchema, SchemaBehindError } from '../db/migrate.js';
+import type { Logger } from '../shared/logger.js';
 
 export interface DatabaseChoice {
   databaseUrl?: string | undefined;
@@ -32,5 +33,23 @@ export async function withDatabase<T>(choice: DatabaseChoice, run: (database: Da
     return await run(database);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * For long-running processes (the runner): a database that is down at start-up is waited for with
+ * backoff instead of exiting, so a supervisor does not crash-loop through an outage. A schema that
+ * is behind is not an outage: that still fails at once, with the command to run.
+ */
+export async function openChosenDatabaseWhenReachable(choice: DatabaseChoice, logger: Logger, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<Database> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await openChosenDatabase(choice);
+    } catch (error) {
+      if (error instanceof SchemaBehindError) throw error;
+      const delayMs = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6));
+      logger.error('database unreachable at start-up; retrying', { error: (error as Error).message, attempt, delayMs });
+      await sleep(delayMs);
+    }
   }
 }
