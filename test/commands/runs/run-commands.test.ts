@@ -11,6 +11,7 @@ import { captureOutput } from '@oclif/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Backfill from '../../../src/commands/backfill.js';
 import Export from '../../../src/commands/export.js';
+import PlanCommand from '../../../src/commands/plan.js';
 import Pause from '../../../src/commands/pause.js';
 import Resume from '../../../src/commands/resume.js';
 import Retry from '../../../src/commands/retry.js';
@@ -37,7 +38,7 @@ describe.runIf(postgresServerUrl)('run commands on PostgreSQL', () => {
 
   /** Mutating commands also get `--actor tester`. */
   async function run(command: Runnable, argv: string[]) {
-    const actor = [Runs, Status, Export].includes(command as never) ? [] : ['--actor', 'tester'];
+    const actor = [Runs, Status, Export, PlanCommand].includes(command as never) ? [] : ['--actor', 'tester'];
     const output = await captureOutput(() => command.run([...argv, '--database-url', server.url, ...actor], repoRoot));
     const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
     return { ...output, exitCode, message: output.error?.message ?? '' };
@@ -110,5 +111,9 @@ describe.runIf(postgresServerUrl)('run commands on PostgreSQL', () => {
     expect(exported.exitCode).toBe(0);
     expect(readdirSync(outDir).sort()).toEqual(['report.yaml', 'tick.yaml']);
     expect((await run(Export, ['--out-dir', outDir])).message).toContain('already exist');
+    // Adoption round trip on PostgreSQL: planning the exported manifests changes nothing.
+    const planned = await run(PlanCommand, ['--dir', outDir, '--detailed-exitcode']);
+    expect(planned.exitCode).toBe(0);
+    expect(planned.stdout).toContain('No changes. 2 schedules unchanged.');
   });
 });
