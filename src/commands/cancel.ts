@@ -1,11 +1,7 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { resolveAuthor } from '../operations/actor.js';
-import { withDatabase } from '../operations/database.js';
 import { cancelRun, type CancelResult } from '../operations/runs/cancel.js';
-import { RunOperationError } from '../operations/runs/run-operation-error.js';
-import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
 import { databaseFlags } from './database-flags.js';
+import { performRunChange } from './run-change.js';
 
 export default class Cancel extends Command {
   static override summary = 'Cancel a run; a running one is stopped (its runner kills the process group).';
@@ -19,15 +15,7 @@ export default class Cancel extends Command {
 
   async run(): Promise<CancelResult> {
     const { args, flags } = await this.parse(Cancel);
-    const cwd = process.cwd();
-    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
-    let result: CancelResult;
-    try {
-      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => cancelRun(database, { runId: args.runId, nowMs: systemClock.nowMs(), author }));
-    } catch (error) {
-      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
-    }
+    const result: CancelResult = await performRunChange(this, flags, (database, context) => cancelRun(database, { runId: args.runId, ...context }));
     if (flags.json) {
       this.log(JSON.stringify(result, null, 2));
     } else {

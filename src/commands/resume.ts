@@ -1,11 +1,7 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { resolveAuthor } from '../operations/actor.js';
-import { withDatabase } from '../operations/database.js';
 import { resumeSchedule, type MissedMode, type ResumeResult } from '../operations/runs/resume.js';
-import { RunOperationError } from '../operations/runs/run-operation-error.js';
-import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
 import { databaseFlags } from './database-flags.js';
+import { performRunChange } from './run-change.js';
 
 export default class Resume extends Command {
   static override summary = 'Resume a paused schedule, and choose what happens to the runs the pause skipped.';
@@ -20,15 +16,7 @@ export default class Resume extends Command {
 
   async run(): Promise<ResumeResult> {
     const { args, flags } = await this.parse(Resume);
-    const cwd = process.cwd();
-    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
-    let result: ResumeResult;
-    try {
-      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => resumeSchedule(database, { name: args.name, missed: flags.missed as MissedMode, nowMs: systemClock.nowMs(), author }));
-    } catch (error) {
-      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
-    }
+    const result: ResumeResult = await performRunChange(this, flags, (database, context) => resumeSchedule(database, { name: args.name, missed: flags.missed as MissedMode, ...context }));
     if (flags.json) {
       this.log(JSON.stringify(result, null, 2));
     } else {

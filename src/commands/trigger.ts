@@ -1,11 +1,7 @@
 import { Args, Command, Flags } from '@oclif/core';
-import { resolveAuthor } from '../operations/actor.js';
-import { withDatabase } from '../operations/database.js';
-import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { triggerRun, type TriggerResult } from '../operations/runs/trigger.js';
-import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
 import { databaseFlags } from './database-flags.js';
+import { performRunChange } from './run-change.js';
 
 export default class Trigger extends Command {
   static override summary = 'Run a schedule now: a MANUAL run for the current second.';
@@ -21,15 +17,7 @@ export default class Trigger extends Command {
 
   async run(): Promise<TriggerResult> {
     const { args, flags } = await this.parse(Trigger);
-    const cwd = process.cwd();
-    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
-    let result: TriggerResult;
-    try {
-      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => triggerRun(database, { name: args.name, forceNew: flags['force-new'], nowMs: systemClock.nowMs(), author }));
-    } catch (error) {
-      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
-    }
+    const result: TriggerResult = await performRunChange(this, flags, (database, context) => triggerRun(database, { name: args.name, forceNew: flags['force-new'], ...context }));
     if (flags.json) {
       this.log(JSON.stringify(result, null, 2));
     } else {

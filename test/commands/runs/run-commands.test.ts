@@ -11,6 +11,8 @@ import { captureOutput } from '@oclif/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Backfill from '../../../src/commands/backfill.js';
 import Export from '../../../src/commands/export.js';
+import Cancel from '../../../src/commands/cancel.js';
+import Approve from '../../../src/commands/approve.js';
 import PlanCommand from '../../../src/commands/plan.js';
 import Pause from '../../../src/commands/pause.js';
 import Resume from '../../../src/commands/resume.js';
@@ -74,6 +76,16 @@ describe.runIf(postgresServerUrl)('run commands on PostgreSQL', () => {
     const retry = await run(Retry, [String(runId)]);
     expect(retry.exitCode).toBe(1);
     expect(retry.message).toContain('it is QUEUED');
+
+    // cancel → retry puts the same run back in line; approve refuses a run that is not waiting.
+    const cancelled = await run(Cancel, [String(runId), '--reason', 'wrong day']);
+    expect(cancelled.exitCode).toBe(0);
+    expect(cancelled.stdout).toContain(`Cancelled run ${runId} of report`);
+    const retried = await run(Retry, [String(runId)]);
+    expect(retried.exitCode).toBe(0);
+    const approve = await run(Approve, [String(runId)]);
+    expect(approve.exitCode).toBe(1);
+    expect((await run(Cancel, ['999999'])).exitCode).toBe(1);
   });
 
   it('pause, status and resume', async () => {
