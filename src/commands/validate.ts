@@ -23,12 +23,12 @@ export default class Validate extends Command {
   async run(): Promise<ValidateResult> {
     const { argv, flags } = await this.parse(Validate);
     const paths = argv.length > 0 ? (argv as string[]) : ['schedules'];
-    const result = await validateManifests(paths, { cwd: process.cwd(), nowMs: systemClock.nowMs() });
+    const result = await validateManifests(paths, { cwd: process.cwd(), nowMs: systemClock.nowMs(), withRunsPerDay: true });
     const summary = summarizeDiagnostics(result.diagnostics, result.fileCount);
     const format = flags.json ? 'json' : flags.format;
     if (format === 'json') {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, diagnostics: result.diagnostics }, null, 2));
+      this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, runsPerDay: result.runsPerDay, diagnostics: result.diagnostics }, null, 2));
     } else if (format === 'sarif') {
       this.log(renderSarif(result.diagnostics, { version: this.config.version }).trimEnd());
     } else if (format === 'github') {
@@ -46,9 +46,16 @@ export default class Validate extends Command {
         this.log(diagnostic.severity === 'error' ? text.replace(` error ${diagnostic.code} `, ` ${color.red('error')} ${color.bold(diagnostic.code)} `) : text.replace(` warning ${diagnostic.code} `, ` ${color.yellow('warning')} ${color.bold(diagnostic.code)} `));
       }
       if (result.diagnostics.length > 0) this.log('');
-      this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} schedules compiled`);
+      this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} schedules compiled · ${formatRunsPerDay(result)}`);
     }
     if (hasErrors(result.diagnostics)) this.exit(ExitCodes.ERROR);
     return result;
   }
+}
+
+function formatRunsPerDay(result: ValidateResult): string {
+  const figures = result.runsPerDay;
+  if (!figures) return '';
+  const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+  return `${format.format(figures.averageTotal)} runs/day on average (busiest days add up to ${format.format(figures.peakTotal)})`;
 }

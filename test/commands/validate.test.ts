@@ -65,7 +65,7 @@ describe('cronform validate', () => {
   it('accepts the example schedules with exit 0 and a summary', async () => {
     const { stdout, exitCode } = await validate(path.join(repoRoot, 'schedules'));
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(/✔ no problems in 7 files · 6 schedules compiled/);
+    expect(stdout).toMatch(/✔ no problems in 7 files · 6 schedules compiled · [\d.,]+ runs\/day on average \(busiest days add up to \d+\)/);
   });
 
   it('prints diagnostics as data with --json', async () => {
@@ -85,5 +85,21 @@ describe('cronform validate', () => {
     expect(stdout).toMatch(/CF012/);
     expect(stdout).toMatch(/CF020/);
     expect(stdout).toMatch(/✖ 2 problems \(2 errors, 0 warnings\) in 2 files/);
+  });
+});
+
+describe('cronform validate runs per day', () => {
+  it('reports exact runs per day for every schedule in --json, per-second crons included', async () => {
+    const dir = path.dirname(write('rpd/policy.yaml', 'apiVersion: cronform/v1\nkind: Policy\nmetadata: { name: default }\nspec: { minInterval: 1s, maxRunsPerDay: 100000 }\n'));
+    write('rpd/a.yaml', schedule('  cron: "* * * * * *"\n  timezone: UTC').replace('name: job', 'name: every-second'));
+    write('rpd/b.yaml', schedule('  cron: "0 8 * * 1"\n  timezone: UTC').replace('name: job', 'name: weekly'));
+    const { stdout, exitCode } = await validate('--json', dir);
+    expect(exitCode).toBe(0);
+    const report = JSON.parse(stdout) as { runsPerDay: { peakTotal: number; schedules: Array<{ name: string; peak: number; average: number }> } };
+    expect(report.runsPerDay.schedules).toEqual([
+      { name: 'every-second', peak: 86_400, average: 86_400 },
+      { name: 'weekly', peak: 1, average: 0.14 },
+    ]);
+    expect(report.runsPerDay.peakTotal).toBe(86_401);
   });
 });
