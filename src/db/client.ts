@@ -5,13 +5,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import * as schema from './schema.js';
+
+// Drivers load on first use: `validate`, `preview` and `--help` never pay for them at start-up.
+const loadPg = async () => (await import('pg')).default;
 
 export type Engine = 'postgres' | 'pglite';
 export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -56,6 +57,8 @@ export function redactUrl(url: string): string {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
+    const pg = await loadPg();
+    const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
     // A broken idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
@@ -72,6 +75,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   let client: PGlite;
   if (options.inMemory) {
     client = new PGlite();
@@ -103,6 +108,7 @@ export async function listenPglite(client: PGlite, channel: string, onNotify: (p
  * them that some may have been missed.
  */
 async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+  const pg = await loadPg();
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

@@ -7,8 +7,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { queryRows, type Database } from './client.js';
@@ -52,8 +50,10 @@ export async function readSchemaStatus(database: Database): Promise<SchemaStatus
 
 export async function migrateDatabase(database: Database): Promise<SchemaStatus> {
   if (database.engine === 'pglite') {
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
   } else {
+    const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
     await database.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
     try {
       await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
