@@ -102,12 +102,24 @@ export async function updateSchedule(executor: Executor, values: ScheduleUpdate)
 export type NewScheduleVersion = typeof scheduleVersions.$inferInsert;
 export type NewAuditRow = typeof auditLog.$inferInsert;
 
+/**
+ * PostgreSQL accepts at most 65,535 parameters per statement; a version row has 12 columns and an
+ * audit row 11, so large applies are written in chunks (still inside the caller's transaction).
+ */
+const ROWS_PER_INSERT = 2_000;
+
+function chunk<T>(rows: T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) chunks.push(rows.slice(start, start + ROWS_PER_INSERT));
+  return chunks;
+}
+
 export async function insertScheduleVersions(executor: Executor, rows: NewScheduleVersion[]): Promise<void> {
-  if (rows.length > 0) await executor.insert(scheduleVersions).values(rows);
+  for (const part of chunk(rows)) await executor.insert(scheduleVersions).values(part);
 }
 
 export async function insertAuditRows(executor: Executor, rows: NewAuditRow[]): Promise<void> {
-  if (rows.length > 0) await executor.insert(auditLog).values(rows);
+  for (const part of chunk(rows)) await executor.insert(auditLog).values(part);
 }
 
 export async function isPlanApplied(executor: Executor, planId: string): Promise<boolean> {
