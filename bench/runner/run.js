@@ -10,7 +10,7 @@
  *     [--count 20000] [--real-count 500] [--concurrency 10] [--scale-count 100000] [--apply-all]
  *     [--apply-batch 5000] [--idle 60] [--server postgres://postgres@127.0.0.1:5432/postgres] [--no-fail]
  * --full: 180 s of start delay, pg-boss also with 1 s cron checks, and all 100,000 schedules
- * through plan/apply (instead of 5,000 applied + SQL clones); takes ~25 minutes. Exits 1 when a
+ * through plan/apply (instead of 5,000 applied + SQL clones); ~20 minutes more. Exits 1 when a
  * cronform target is missed, unless --no-fail; each system runs on a database of its own
  * (bench_<system>_<random>, dropped afterwards unless --keep).
  */
