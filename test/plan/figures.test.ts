@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/compile/definition.js';
+import { makeDefinition } from '../support/definition.js';
 import { calendarForDefinition, computeFigures, computeMinuteLoad, countSlotsBetween, findSharedInstants } from '../../src/plan/figures.js';
 import { slotsBetween } from '../../src/time/slots.js';
 
@@ -7,33 +8,16 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;
 
 function definition(overrides: Partial<Definition> = {}): Definition {
-  return {
+  return makeDefinition({
     name: 'daily-report',
-    description: null,
-    owner: null,
-    labels: {},
     cron: '30 19 * * *',
     timezone: 'Asia/Seoul',
-    enabled: true,
-    dayMatch: null,
     job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: '.', env: {} },
-    timeoutMs: 20 * 60_000,
     overlap: 'SKIP_NEW',
-    misfire: 'RUN_ONCE',
-    maxCatchUp: 100,
     gracePeriodMs: 24 * HOUR,
     retry: { maxAttempts: 1, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 },
-    onStall: 'retry',
-    priority: 'NORMAL',
-    criticality: 'MEDIUM',
-    queue: 'default',
-    jitterMs: 0,
-    dst: { gap: 'shift', fold: 'first' },
-    businessDate: { offsetDays: 0 },
-    approval: 'none',
-    payload: {},
     ...overrides,
-  };
+  });
 }
 
 describe('computeFigures', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Definition, type JobDefinition } from '../../src/compile/definition.js';
+import { makeDefinition } from '../support/definition.js';
 import { computeFigures } from '../../src/plan/figures.js';
 import type { Finding } from '../../src/plan/plan-types.js';
 import { assessChange, headlineFor, highestRisk, RiskCodes, type RiskInput } from '../../src/plan/risk.js';
@@ -9,33 +10,16 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 function definition(overrides: Partial<Definition> = {}): Definition {
-  return {
+  return makeDefinition({
     name: 'daily-report',
-    description: null,
-    owner: null,
-    labels: {},
     cron: '30 19 * * *',
     timezone: 'Asia/Seoul',
-    enabled: true,
-    dayMatch: null,
     job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--date', '{{businessDate}}'], cwd: '.', env: {} },
-    timeoutMs: 20 * MINUTE,
     overlap: 'SKIP_NEW',
-    misfire: 'RUN_ONCE',
-    maxCatchUp: 100,
     gracePeriodMs: 24 * HOUR,
     retry: { maxAttempts: 1, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 },
-    onStall: 'retry',
-    priority: 'NORMAL',
-    criticality: 'MEDIUM',
-    queue: 'default',
-    jitterMs: 0,
-    dst: { gap: 'shift', fold: 'first' },
-    businessDate: { offsetDays: 0 },
-    approval: 'none',
-    payload: {},
     ...overrides,
-  };
+  });
 }
 
 const http = (overrides: Partial<Extract<JobDefinition, { type: 'http' }>> = {}): JobDefinition => ({ type: 'http', url: 'https://api.example.com/report', method: 'POST', headers: {}, expectStatus: [[200, 299]], ...overrides });

@@ -1,4 +1,3 @@
-import type { Definition } from '../../../src/compile/definition.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -6,32 +5,4 @@ export const DAY_MS = 86_400_000;
 export const at = (iso: string): number => Date.parse(iso);
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function makeDefinition(overrides: Partial<Definition> = {}): Definition {
-  return {
-    name: 'hourly-sync',
-    description: null,
-    owner: null,
-    labels: {},
-    cron: '0 * * * *',
-    timezone: 'UTC',
-    enabled: true,
-    dayMatch: null,
-    job: { type: 'command', command: ['node', 'jobs/sync.js'], cwd: '.', env: {} },
-    timeoutMs: 20 * 60_000,
-    overlap: 'ALLOW',
-    misfire: 'RUN_ONCE',
-    maxCatchUp: 100,
-    gracePeriodMs: HOUR_MS,
-    retry: { maxAttempts: 3, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 },
-    onStall: 'retry',
-    priority: 'NORMAL',
-    criticality: 'MEDIUM',
-    queue: 'default',
-    jitterMs: 0,
-    dst: { gap: 'shift', fold: 'first' },
-    businessDate: { offsetDays: 0 },
-    approval: 'none',
-    payload: {},
-    ...overrides,
-  };
-}
+export { makeDefinition } from '../../support/definition.js';
