@@ -6,7 +6,8 @@
  */
 import type { ManifestSource } from '../manifest/load.js';
 import { parseManifestSource, type ParsedDocument } from '../manifest/parse.js';
-import { checkValueLimits, validateDocumentSchema } from '../manifest/validate-schema.js';
+import { validateDocumentSchema } from '../manifest/validate-schema.js';
+import { checkValueLimits } from '../manifest/value-limits.js';
 import { findLiteralSecrets } from '../manifest/secrets.js';
 import { checkRepositoryRules } from '../manifest/repo-rules.js';
 import type { PolicyManifest, ScheduleManifest } from '../manifest/schema-types.js';

@@ -1,17 +1,16 @@
 /**
  * JSON Schema validation of one manifest document against `schema/cronform.schema.json`, with ajv
- * errors turned into located, deduplicated diagnostics (wording in `schema-messages.ts`), and the
- * limits on values that the schema cannot express (`checkValueLimits`).
+ * errors turned into located, deduplicated diagnostics (wording in `schema-messages.ts`). The limits
+ * the schema cannot express are in `value-limits.ts`.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { suggestClosest } from './did-you-mean.js';
-import { MAX_DEPTH, MAX_DURATION_MS, MAX_MANIFEST_INTEGER } from './limits.js';
-import type { DocumentPath, ParsedDocument } from './parse.js';
+import type { ParsedDocument } from './parse.js';
 import { API_VERSION, DOCUMENT_KINDS, cronformSchema } from './schema-document.js';
-import { createDiagnostic, describeAnyOfError, describeSchemaError, formatPath, type VerboseError } from './schema-messages.js';
+import { createDiagnostic, describeAnyOfError, describeSchemaError, type VerboseError } from './schema-messages.js';
 
 // Compiled once per process: compiling costs milliseconds, validating a document microseconds.
 // `discriminator` makes ajv pick the kind/type branch itself, so a Schedule with a typo gets the
@@ -96,70 +95,4 @@ function deduplicate(diagnostics: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
-}
-
-// Free-form JSON handed to the job: any finite number is its own business.
-// Paths are compared as JSON arrays, so a key that contains a dot cannot pass for a nested path.
-const FREE_FORM_PATHS = new Set([['spec', 'payload'], ['spec', 'job', 'body']].map((path) => JSON.stringify(path)));
-const DURATION_FIELDS = new Set(
-  [['timeout'], ['gracePeriod'], ['jitter'], ['retry', 'initialDelay'], ['retry', 'maxDelay'], ['minInterval'], ['misfireThreshold']].map((path) => JSON.stringify(['spec', ...path])),
-);
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-const SUSPECT_TEXT = /[\0\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const STORABLE_HINT = 'PostgreSQL cannot store this character in text or JSON; remove it';
-
-/**
- * Limits on values that JSON Schema cannot express, checked before anything else looks at the
- * document: nesting depth and self-referencing aliases (later steps recurse over the value), text
- * PostgreSQL cannot store (NUL, unpaired surrogates: both reach a manifest through YAML escapes),
- * numbers that are not JSON (.inf, .nan) or overflow the database, and durations too long to be exact.
- * A document with any of these is not validated further.
- */
-export function checkValueLimits(doc: ParsedDocument): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const invalid = (path: DocumentPath, message: string, options: { target?: 'key'; hint?: string; code?: string } = {}) =>
-    diagnostics.push(createDiagnostic(doc, options.code ?? DiagnosticCodes.INVALID_VALUE, message, path, options));
-  const where = (path: DocumentPath) => formatPath(path) || 'the document';
-  const checkText = (text: string, path: DocumentPath, target?: 'key') => {
-    // The hot path: almost every string has neither NUL nor a surrogate; describe only offenders.
-    if (!SUSPECT_TEXT.test(text)) return;
-    const subject = target === 'key' ? `key ${JSON.stringify(String(path[path.length - 1]))} of ${where(path.slice(0, -1))}` : where(path);
-    if (text.includes('\0')) invalid(path, `${subject} contains a NUL character`, { target, hint: STORABLE_HINT });
-    else if (LONE_SURROGATE.test(text)) invalid(path, `${subject} contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)`, { target, hint: STORABLE_HINT });
-  };
-  // Recursion is bounded by MAX_DEPTH, so it cannot overflow the stack itself.
-  const ancestors = new Set<object>();
-  const visit = (value: unknown, path: DocumentPath, freeForm: boolean): void => {
-    if (typeof value === 'string') {
-      checkText(value, path);
-      const duration = path[0] === 'spec' && path.length <= 3 && DURATION_FIELDS.has(JSON.stringify(path)) ? DURATION.exec(value) : null;
-      if (duration && Number(duration[1]) * DURATION_UNIT_MS[duration[2]!]! > MAX_DURATION_MS) {
-        invalid(path, `${where(path)} ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} is longer than the longest supported duration (${MAX_DURATION_MS} ms)`);
-      }
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) invalid(path, `${where(path)} is ${value}, which is not a JSON number`, { hint: 'write a finite number, or a string in quotes' });
-      else if (!freeForm && Math.abs(value) > MAX_MANIFEST_INTEGER) invalid(path, `${where(path)} is ${value}, beyond the largest supported value ${MAX_MANIFEST_INTEGER}`);
-    } else if (value !== null && typeof value === 'object') {
-      if (ancestors.has(value)) {
-        invalid(path, `${where(path)} is a YAML alias of a node that contains it (an infinitely deep value)`, { code: DiagnosticCodes.ALIAS_LIMIT, hint: 'write the value out instead of referring to an enclosing anchor' });
-        return;
-      }
-      if (path.length >= MAX_DEPTH) {
-        invalid(path, `${where(path)} is nested more than ${MAX_DEPTH} levels deep`, { hint: 'flatten the value' });
-        return;
-      }
-      ancestors.add(value);
-      const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
-      for (const [key, item] of entries) {
-        const itemPath = [...path, key];
-        if (typeof key === 'string') checkText(key, itemPath, 'key');
-        visit(item, itemPath, freeForm || (itemPath[0] === 'spec' && itemPath.length <= 3 && FREE_FORM_PATHS.has(JSON.stringify(itemPath))));
-      }
-      ancestors.delete(value);
-    }
-  };
-  visit(doc.value, [], false);
-  return diagnostics;
 }
