@@ -77,7 +77,32 @@ class CronSyntaxError extends Error {
   }
 }
 
+/**
+ * Parsed expressions by source text: 10,000 schedules share a few thousand expressions, and
+ * validate, plan and the runner each parse them. Only successes are kept, frozen so that no caller
+ * can change what the next one reads; bounded because the runner is long-lived (past the limit the
+ * cache starts over, which costs only time).
+ */
+const parsedBySource = new Map<string, CronParseResult>();
+const PARSE_CACHE_LIMIT = 10_000;
+
 export function parseCron(source: string): CronParseResult {
+  const cached = parsedBySource.get(source);
+  if (cached) return cached;
+  const result = parseUncached(source);
+  if (result.ok) {
+    if (parsedBySource.size >= PARSE_CACHE_LIMIT) parsedBySource.clear();
+    parsedBySource.set(source, Object.freeze({ ok: true, cron: freezeExpression(result.cron) }));
+  }
+  return result.ok ? parsedBySource.get(source)! : result;
+}
+
+function freezeExpression(cron: CronExpression): CronExpression {
+  for (const values of [cron.seconds, cron.minutes, cron.hours, cron.daysOfMonth, cron.months, cron.daysOfWeek]) Object.freeze(values);
+  return Object.freeze(cron);
+}
+
+function parseUncached(source: string): CronParseResult {
   try {
     return { ok: true, cron: parseOrThrow(source) };
   } catch (error) {
@@ -188,8 +213,12 @@ function parseField(token: Token, spec: FieldSpec): number[] {
   return parseList(splitList(token), spec);
 }
 
+const PLAIN_FIELD = /^[\d*,/-]*$/;
+
 /** Tokens whose meaning differs between cron implementations: rejected, never guessed. */
 function checkAmbiguousTokens(token: Token, spec: FieldSpec): void {
+  // Digits, "*", ",", "-" and "/" (nearly every field) hold none of the letters or "#" checked below.
+  if (PLAIN_FIELD.test(token.text)) return;
   const upper = token.text.toUpperCase();
   const checks: Array<[RegExp, string, string]> = [
     [/H/, '"H" (hashed value) is Jenkins-specific', 'write the exact value, or use spec.jitter to spread load'],

@@ -46,7 +46,25 @@ function scanSmallestDayGap(cron: CronExpression, dayMatch: DayMatch | undefined
   return best;
 }
 
+/**
+ * Answers by expression object: parsed expressions are shared and frozen (parseCron), and validate
+ * asks twice per schedule (the Policy's minInterval, then the default timeout and grace period).
+ */
+const intervalCache = new WeakMap<CronExpression, Map<DayMatch | undefined, number | undefined>>();
+
 export function minIntervalSeconds(cron: CronExpression, dayMatch?: DayMatch): number | undefined {
+  let byDayMatch = intervalCache.get(cron);
+  if (byDayMatch?.has(dayMatch)) return byDayMatch.get(dayMatch);
+  const seconds = computeMinIntervalSeconds(cron, dayMatch);
+  if (Object.isFrozen(cron)) {
+    byDayMatch ??= new Map();
+    byDayMatch.set(dayMatch, seconds);
+    intervalCache.set(cron, byDayMatch);
+  }
+  return seconds;
+}
+
+function computeMinIntervalSeconds(cron: CronExpression, dayMatch: DayMatch | undefined): number | undefined {
   const { seconds, minutes, hours } = cron;
   const firstSecond = seconds[0]!;
   const lastSecond = seconds[seconds.length - 1]!;
