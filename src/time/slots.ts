@@ -39,7 +39,23 @@ const MAX_EMPTY_DAYS = 366 * 8;
 const dayMatchers = new Map<string, DayMatcher>();
 const DAY_MATCHER_CACHE_LIMIT = 1_000;
 
+/** The same, by expression object: parsed expressions are shared and frozen, so most lookups skip the key. */
+const dayMatchersByExpression = new WeakMap<CronExpression, Map<DayMatch | undefined, DayMatcher>>();
+
 function dayMatcherFor(cron: CronExpression, dayMatch: DayMatch | undefined): DayMatcher {
+  let byDayMatch = dayMatchersByExpression.get(cron);
+  let matcher = byDayMatch?.get(dayMatch);
+  if (matcher) return matcher;
+  matcher = dayMatcherByFields(cron, dayMatch);
+  if (Object.isFrozen(cron)) {
+    byDayMatch ??= new Map();
+    byDayMatch.set(dayMatch, matcher);
+    dayMatchersByExpression.set(cron, byDayMatch);
+  }
+  return matcher;
+}
+
+function dayMatcherByFields(cron: CronExpression, dayMatch: DayMatch | undefined): DayMatcher {
   const key = `${cron.months.join()}|${cron.daysOfMonth.join()}|${cron.daysOfWeek.join()}|${cron.lastDayOfMonth}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
   let matcher = dayMatchers.get(key);
   if (!matcher) {
