@@ -30,6 +30,7 @@ export default class Dev extends Command {
       cwd,
       clock: systemClock,
       concurrency: flags.concurrency,
+      prefetch: flags.prefetch,
       leaseMs: parseDurationMs(flags.lease),
       drainTimeoutMs: parseDurationMs(flags['drain-timeout']),
       killGraceMs: parseDurationMs(flags['kill-grace']),

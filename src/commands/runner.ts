@@ -8,6 +8,7 @@ import { databaseFlags } from './database-flags.js';
 
 export const runnerFlags = {
   concurrency: Flags.integer({ description: 'attempts this runner executes at once', default: 10, min: 1 }),
+  prefetch: Flags.integer({ description: 'most runs claimed ahead of free slots, sized by recent job durations to ~100 ms of waiting (0: claim only free slots)', default: 1000, min: 0 }),
   lease: Flags.string({ description: 'lease length; heartbeats extend it every third of it', default: '30s' }),
   'drain-timeout': Flags.string({ description: 'on SIGTERM/SIGINT, how long running attempts may finish before they are stopped and released', default: '30s' }),
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
@@ -25,6 +26,7 @@ export default class RunnerCommand extends Command {
     const runner = new Runner(database, {
       clock: systemClock,
       concurrency: flags.concurrency,
+      prefetch: flags.prefetch,
       leaseMs: parseDurationMs(flags.lease),
       drainTimeoutMs: parseDurationMs(flags['drain-timeout']),
       killGraceMs: parseDurationMs(flags['kill-grace']),

@@ -111,7 +111,7 @@ export const scheduleRuns = pgTable(
   (t) => [
     uniqueIndex('schedule_runs_slot_key').on(t.scheduleId, t.scheduledFor, t.triggerType),
     uniqueIndex('schedule_runs_idempotency_key').on(t.idempotencyKey),
-    index('schedule_runs_claim_idx').on(t.priority, t.scheduledFor).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING')`),
+    index('schedule_runs_claim_idx').on(t.priority, t.scheduledFor, t.id).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING')`),
     index('schedule_runs_schedule_status_idx').on(t.scheduleId, t.status),
     index('schedule_runs_lease_idx').on(t.leaseExpiresAt).where(sql`${t.status} = 'RUNNING'`),
     check('schedule_runs_trigger_check', sql`${t.triggerType} in ('SCHEDULED', 'MANUAL', 'BACKFILL')`),

@@ -23,6 +23,8 @@ export interface ClaimedRun {
   attempt: number;
   maxAttempts: number;
   queue: string;
+  /** PRIORITY_RANK: lower starts first. */
+  priority: number;
   leaseExpiresAt: Date;
 }
 
@@ -38,6 +40,7 @@ interface ClaimedRow {
   attempts: number;
   max_attempts: number;
   queue: string;
+  priority: number;
   lease_expires_at: Date | string;
 }
 
@@ -55,8 +58,11 @@ export interface ClaimRequest {
 }
 
 /**
- * One statement: lock candidates (priority, then slot) with SKIP LOCKED, keep those that fit in
- * their queue's free concurrency, mark them RUNNING with a lease, and open their attempts.
+ * One statement: read the candidates (priority, then slot), keep those that fit in their queue's
+ * free concurrency, lock them with SKIP LOCKED, mark them RUNNING with a lease, and open their
+ * attempts. Candidates are read without locking: claims are serialized by CLAIM_LOCK_KEY, so
+ * locking every scanned row (each lock is a tuple write) would only cost; the rows actually taken
+ * are locked, and one that another transaction holds (cancel, reconciler) is skipped.
  */
 export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
   if (request.capacity <= 0) return [];
@@ -64,10 +70,10 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   const now = request.now.toISOString();
   const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
   // Scan further than the capacity so a full queue at the head does not starve the others.
-  const scan = Math.max(request.capacity * 10, 100);
+  const scan = Math.max(request.capacity * 4, 100);
   const rows = await queryRows<ClaimedRow>(
     tx,
-    sql`with locked as (
+    sql`with candidates as (
           select r.id, r.queue, r.priority, r.scheduled_for from schedule_runs r
           where r.status in ('QUEUED', 'RETRY_PENDING') and r.run_after <= ${now}::timestamptz
             -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
@@ -77,7 +83,6 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
                 and (s.paused_until is null or s.paused_until > ${now}::timestamptz)))
           order by r.priority, r.scheduled_for, r.id
           limit ${scan}
-          for update skip locked
         ),
         running as (
           select queue, count(*)::int as n from schedule_runs where status = 'RUNNING' group by queue
@@ -86,21 +91,26 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           select key as queue, value::int as concurrency from jsonb_each_text(${JSON.stringify(request.queueLimits)}::jsonb)
         ),
         ranked as (
-          select l.id, l.priority, l.scheduled_for,
-            row_number() over (partition by l.queue order by l.priority, l.scheduled_for, l.id) as rn,
+          select c.id, c.priority, c.scheduled_for,
+            row_number() over (partition by c.queue order by c.priority, c.scheduled_for, c.id) as rn,
             coalesce(lim.concurrency, ${request.defaultQueueLimit}) - coalesce(run.n, 0) as free
-          from locked l
-          left join limits lim on lim.queue = l.queue
-          left join running run on run.queue = l.queue
+          from candidates c
+          left join limits lim on lim.queue = c.queue
+          left join running run on run.queue = c.queue
         ),
         chosen as (
           select id from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
+        ),
+        locked as (
+          select r.id from schedule_runs r join chosen c on c.id = r.id
+          where r.status in ('QUEUED', 'RETRY_PENDING')
+          for update of r skip locked
         ),
         claimed as (
           update schedule_runs r
           set status = 'RUNNING', attempts = r.attempts + 1, lease_owner = ${request.runnerId},
               lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz)
-          from chosen c where r.id = c.id
+          from locked l where r.id = l.id
           returning r.*
         ),
         opened as (
@@ -109,7 +119,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
         )
         select claimed.id, claimed.schedule_id, s.name as schedule_name, claimed.schedule_version, claimed.scheduled_for,
           claimed.trigger_type, claimed.idempotency_key, claimed.business_date, claimed.attempts, claimed.max_attempts,
-          claimed.queue, claimed.lease_expires_at
+          claimed.queue, claimed.priority, claimed.lease_expires_at
         from claimed join schedules s on s.id = claimed.schedule_id
         order by claimed.priority, claimed.scheduled_for, claimed.id`,
   );
@@ -125,6 +135,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
     attempt: r.attempts,
     maxAttempts: r.max_attempts,
     queue: r.queue,
+    priority: r.priority,
     leaseExpiresAt: toDate(r.lease_expires_at),
   }));
 }
@@ -174,54 +185,64 @@ export interface AttemptCompletion {
    * start of a retry that another runner may already have made.
    */
   finishedAt?: Date | null;
+  /**
+   * When the job really started. A runner claims a little ahead of its free slots, so a claimed
+   * run may wait briefly in its local queue: the attempt (and the run, if this attempt was its
+   * first start) records the real start instead of the claim (default: the claim).
+   */
+  startedAt?: Date | null;
 }
 
 /**
  * Writes outcomes only where this runner still holds the lease of that very attempt; returns the
- * runs actually completed (with their schedule) so PENDING successors can be promoted.
+ * runs actually completed, with their schedule and whether it has PENDING runs (QUEUE_NEW) that
+ * `promotePendingRuns` must now consider.
  */
-export async function completeAttempts(tx: Executor, runnerId: string, completions: AttemptCompletion[], now: Date): Promise<Array<{ runId: number; scheduleId: number; status: string }>> {
+export async function completeAttempts(
+  tx: Executor,
+  runnerId: string,
+  completions: AttemptCompletion[],
+  now: Date,
+): Promise<Array<{ runId: number; scheduleId: number; status: string; hasPending: boolean }>> {
   if (completions.length === 0) return [];
-  const payload = JSON.stringify(
-    completions.map((c) => ({
-      id: c.runId,
-      attempt: c.attempt,
-      attempt_status: c.attemptStatus,
-      run_status: c.runStatus,
-      run_after: c.runAfter?.toISOString() ?? null,
-      exit_code: c.exitCode,
-      http_status: c.httpStatus,
-      error: c.error,
-      stdout_tail: c.stdoutTail,
-      stderr_tail: c.stderrTail,
-      finished_at: (c.finishedAt ?? now).toISOString(),
-    })),
-  );
-  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string }>(
+  // Parallel arrays through unnest, not a JSON document: the planner then knows how many rows come
+  // in (a JSON record set always counts as 100) and joins them to schedule_runs by primary key
+  // instead of scanning every RUNNING row once per outcome.
+  const column = <T>(pick: (c: AttemptCompletion) => T): T[] => completions.map(pick);
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; has_pending: boolean }>(
     tx,
     sql`with input as (
-          select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, attempt_status text, run_status text,
-            run_after timestamptz, exit_code int, http_status int, error text, stdout_tail text, stderr_tail text, finished_at timestamptz)
+          select * from unnest(${sql.param(column((c) => c.runId))}::bigint[], ${sql.param(column((c) => c.attempt))}::int[],
+            ${sql.param(column((c) => c.attemptStatus))}::text[], ${sql.param(column((c) => c.runStatus))}::text[],
+            ${sql.param(column((c) => c.runAfter?.toISOString() ?? null))}::timestamptz[], ${sql.param(column((c) => c.exitCode))}::int[],
+            ${sql.param(column((c) => c.httpStatus))}::int[], ${sql.param(column((c) => c.error))}::text[],
+            ${sql.param(column((c) => c.stdoutTail))}::text[], ${sql.param(column((c) => c.stderrTail))}::text[],
+            ${sql.param(column((c) => (c.finishedAt ?? now).toISOString()))}::timestamptz[],
+            ${sql.param(column((c) => c.startedAt?.toISOString() ?? null))}::timestamptz[])
+            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at)
         ),
         done as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after),
               finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then i.finished_at else null end,
+              -- The run's start is its first attempt's: replaced only when this attempt's claim set it.
+              started_at = case when i.started_at is not null and r.started_at = a.started_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null
-          from input i
+          from input i left join run_attempts a on a.run_id = i.id and a.attempt = i.attempt
           where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-          returning r.id, r.schedule_id, r.status
+          returning r.id, r.schedule_id, r.status,
+            exists (select 1 from schedule_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
         closed as (
           update run_attempts a
           set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
-              error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail
+              error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
           from input i join done d on d.id = i.id
           where a.run_id = i.id and a.attempt = i.attempt and a.status = 'RUNNING'
         )
-        select id, schedule_id, status from done`,
+        select id, schedule_id, status, has_pending from done`,
   );
-  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status }));
+  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, hasPending: r.has_pending }));
 }
 
 /**
@@ -241,6 +262,34 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
           order by p.schedule_id, p.scheduled_for
         )
         returning id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Hands back runs this runner claimed but never started (its local queue, at shutdown): the run
+ * is QUEUED again exactly as before the claim (attempt count, start) and the opened attempt row is
+ * removed, since nothing was attempted. Guarded by lease owner and attempt like every write.
+ */
+export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: Array<{ runId: number; attempt: number }>): Promise<number> {
+  if (runs.length === 0) return 0;
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, attempt: r.attempt })))}::jsonb) as x(id bigint, attempt int)
+        ),
+        returned as (
+          update schedule_runs r
+          set status = 'QUEUED', attempts = r.attempts - 1, lease_owner = null, lease_expires_at = null,
+              started_at = case when r.attempts = 1 then null else r.started_at end
+          from input i
+          where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          returning r.id, i.attempt
+        ),
+        removed as (
+          delete from run_attempts a using returned d where a.run_id = d.id and a.attempt = d.attempt and a.status = 'RUNNING'
+        )
+        select id from returned`,
   );
   return rows.length;
 }

@@ -24,6 +24,8 @@ import { Worker, type WorkerOptions } from './worker.js';
 export interface RunnerOptions {
   clock: Clock;
   concurrency: number;
+  /** Most runs claimed ahead of free slots, sized by job durations (see Worker); default 1,000, 0 disables. */
+  prefetch?: number;
   leaseMs?: number;
   reconcileIntervalMs?: number;
   drainTimeoutMs?: number;
@@ -76,6 +78,7 @@ export class Runner {
         runnerId: this.id,
         clock: options.clock,
         concurrency: options.concurrency,
+        prefetch: options.prefetch ?? 1_000,
         leaseMs: this.leaseMs,
         killGraceMs: options.killGraceMs ?? 5_000,
         baseDir: options.baseDir,
@@ -125,12 +128,16 @@ export class Runner {
     this.wake();
     await this.loop;
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
+    const returned = await this.worker.returnUnstarted().catch((error: unknown) => {
+      this.logger.error('handing back unstarted runs failed; their leases will expire', { error: (error as Error).message });
+      return 0;
+    });
     const drained = await this.drain(this.options.drainTimeoutMs ?? 30_000);
     await this.worker.flushCompletions();
     const released = drained ? 0 : await this.worker.releaseUnfinished();
     this.reaper.stop();
     await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
-    this.logger.info('runner stopped', { runnerId: this.id, released });
+    this.logger.info('runner stopped', { runnerId: this.id, released, returned });
   }
 
   /**
@@ -161,10 +168,9 @@ export class Runner {
       // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due.
       this.nextDueMs = (await findEarliestNextRunAt(this.database.db))?.getTime() ?? Number.POSITIVE_INFINITY;
     }
-    for (;;) {
-      const { claimed } = await this.worker.flushAndClaim({ claim: !this.stopping });
-      if (claimed === 0 || this.worker.freeSlots === 0) break;
-    }
+    // Under a backlog the worker keeps claiming; it hands back for the next slot, heartbeat or
+    // reconcile, and at least every second.
+    await this.worker.flushAndClaim({ claim: !this.stopping, untilMs: Math.min(this.nextDueMs, this.nextHeartbeatMs, this.nextReconcileMs, nowMs + 1_000) });
     if (nowMs >= this.nextHeartbeatMs) {
       // Not renewed for longer than a lease: this runner was cut off (a database outage, a paused
       // VM), and so, probably, were the others. It gives them one lease to reconnect and write

@@ -2,11 +2,32 @@
  * The worker claims runnable runs and executes them (SPEC §7). Claims are one statement with
  * SKIP LOCKED; each running attempt holds a lease that heartbeats extend; outcomes are written
  * in batches and only where the lease is still ours. A failing job is an outcome, not an error.
+ *
+ * Claiming ahead. A transaction costs a few milliseconds whatever its size (the COMMIT waits for
+ * the WAL flush), so claiming only as many runs as there are free slots caps a runner at about
+ * concurrency / 5 ms runs per second. The worker therefore claims up to `prefetch` runs more than
+ * it can start and keeps them in a local queue (priority, then slot), starting each the moment a
+ * slot frees, and writes all outcomes that finished meanwhile in the next transaction. A run
+ * waiting locally is RUNNING in the database with this runner's lease: it counts against its
+ * queue's concurrency, heartbeats renew it, and shutdown hands it back untouched. So that a
+ * claimed run never waits long while another replica has free slots, the local queue is sized
+ * to what this runner will start within LOCAL_WAIT_MS at the job durations it has been seeing;
+ * with jobs of a second or more it claims no further ahead than its free slots.
  */
 import type { Definition } from '../compile/definition.js';
 import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
-import { claimRuns, completeAttempts, extendLeases, loadDefinitions, promotePendingRuns, releaseLeases, type AttemptCompletion, type ClaimedRun } from '../db/worker-queries.js';
+import {
+  claimRuns,
+  completeAttempts,
+  extendLeases,
+  loadDefinitions,
+  promotePendingRuns,
+  releaseLeases,
+  returnUnstartedRuns,
+  type AttemptCompletion,
+  type ClaimedRun,
+} from '../db/worker-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { executeJob } from './executors/execute-job.js';
@@ -19,6 +40,8 @@ export interface WorkerOptions {
   clock: Clock;
   /** Most attempts this runner executes at once. */
   concurrency: number;
+  /** Most runs claimed ahead of free slots (the local queue; sized by job durations, see above). 0 by default. */
+  prefetch?: number;
   leaseMs: number;
   killGraceMs: number;
   baseDir: string;
@@ -37,10 +60,18 @@ export interface WorkerOptions {
   execute?: typeof executeJob;
 }
 
+/** How long a run claimed ahead should wait in the local queue, at most, by recent job durations. */
+const LOCAL_WAIT_MS = 100;
+/** Weight of the newest job duration in the moving average that sizes the local queue. */
+const DURATION_WEIGHT = 0.2;
+
 interface InFlight {
   run: ClaimedRun;
   controller: AbortController;
+  /** Resolves when the job has ended (at once for a run still in the local queue). */
   done: Promise<void>;
+  /** When the job started; undefined while it waits in the local queue. */
+  startedMs: number | undefined;
   /** Set when the run must not be completed by us (lease lost, or released at shutdown). */
   abandoned: boolean;
   /** Stops the job if the lease is not renewed in time; cleared once the job has ended. */
@@ -49,10 +80,19 @@ interface InFlight {
 }
 
 export class Worker {
+  /** Every run this runner holds the lease of: waiting locally, executing, or ended and not yet written. */
   private readonly inFlight = new Map<number, InFlight>();
+  /** Claimed and not started, in claim order (priority, then slot). */
+  private ready: InFlight[] = [];
+  private executing = 0;
+  /** Moving average of job durations; undefined until a job has ended (then nothing is claimed ahead). */
+  private averageDurationMs: number | undefined;
   private readonly definitions = new Map<string, Definition>();
-  private completions: Array<{ run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
-  private flushing: Promise<void> | undefined;
+  private completions: Array<{ entry: InFlight; run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
+  private flushing: Promise<unknown> | undefined;
+  private claiming: Promise<unknown> | undefined;
+  /** Resolves the flush lane of `flushAndClaim` waiting for an outcome (or for the claim lane to end). */
+  private signalFlushLane: (() => void) | undefined;
   private policy: StoredPolicy;
 
   constructor(
@@ -67,27 +107,71 @@ export class Worker {
     this.policy = policy;
   }
 
+  /** Jobs executing now. */
   get activeCount(): number {
-    return this.inFlight.size;
+    return this.executing;
   }
 
+  /** Runs claimed ahead and waiting in the local queue. */
+  get queuedLocally(): number {
+    return this.ready.length;
+  }
+
+  /** How many runs the local queue may hold now: what this runner starts within LOCAL_WAIT_MS. */
+  get prefetchTarget(): number {
+    const limit = this.options.prefetch ?? 0;
+    if (limit === 0 || this.averageDurationMs === undefined) return 0;
+    return Math.min(limit, Math.floor((this.options.concurrency * LOCAL_WAIT_MS) / Math.max(this.averageDurationMs, 0.01)));
+  }
+
+  /**
+   * How many runs a claim may take now: free slots plus room in the local queue. Runs that ended
+   * and wait for their outcome to be written occupy nothing (the database still counts them as
+   * RUNNING against their queue's limit until then, which only errs on the safe side).
+   */
   get freeSlots(): number {
-    return Math.max(0, this.options.concurrency - this.inFlight.size);
+    return Math.max(0, this.options.concurrency + this.prefetchTarget - this.executing - this.ready.length);
   }
 
-  /** Claims as many runs as there is room for and starts them; returns how many started. */
+  /** Claims as many runs as there is room for and starts them; returns how many were claimed. */
   async claimAndStart(): Promise<number> {
+    while (this.claiming) await this.claiming;
     const capacity = this.freeSlots;
     if (capacity === 0) return 0;
     const now = new Date(this.options.clock.nowMs());
-    const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
-    const claimed = await this.database.db.transaction((tx) =>
-      claimRuns(tx, { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 }),
-    );
-    if (claimed.length === 0) return 0;
-    await this.ensureDefinitions(claimed);
-    for (const run of claimed) this.start(run);
+    const work = this.database.db.transaction((tx) => claimRuns(tx, this.claimRequest(now, capacity)));
+    this.claiming = work;
+    let claimed: ClaimedRun[];
+    try {
+      claimed = await work;
+    } finally {
+      this.claiming = undefined;
+    }
+    if (claimed.length > 0) await this.accept(claimed);
     return claimed.length;
+  }
+
+  private claimRequest(now: Date, capacity: number): Parameters<typeof claimRuns>[1] {
+    const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
+    return { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 };
+  }
+
+  /** Takes claimed runs into the local queue (fenced by their lease) and starts what fits. */
+  private async accept(claimed: ClaimedRun[]): Promise<void> {
+    await this.ensureDefinitions(claimed);
+    for (const run of claimed) {
+      const entry: InFlight = { run, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, fence: undefined, ended: false };
+      this.inFlight.set(run.id, entry);
+      this.ready.push(entry);
+      this.armFence(entry, run.leaseExpiresAt.getTime());
+    }
+    // Claims come sorted; a new claim may hold a run that must start before older local ones.
+    if (this.ready.length > claimed.length) this.ready.sort((a, b) => a.run.priority - b.run.priority || a.run.scheduledFor.getTime() - b.run.scheduledFor.getTime() || a.run.id - b.run.id);
+    this.startReady();
+  }
+
+  private startReady(): void {
+    while (this.executing < this.options.concurrency && this.ready.length > 0) this.start(this.ready.shift() as InFlight);
   }
 
   private async ensureDefinitions(runs: ClaimedRun[]): Promise<void> {
@@ -96,16 +180,15 @@ export class Worker {
     for (const [key, definition] of await loadDefinitions(this.database.db, missing)) this.definitions.set(key, definition);
   }
 
-  private start(run: ClaimedRun): void {
+  private start(entry: InFlight): void {
+    const { run } = entry;
     const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
-    const controller = new AbortController();
-    const entry: InFlight = { run, controller, abandoned: false, done: Promise.resolve(), fence: undefined, ended: false };
-    entry.done = this.execute(run, definition, controller.signal).then(
+    entry.startedMs = this.options.clock.nowMs();
+    this.executing += 1;
+    entry.done = this.execute(run, definition, entry.controller.signal).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );
-    this.inFlight.set(run.id, entry);
-    this.armFence(entry, run.leaseExpiresAt.getTime());
   }
 
   /**
@@ -123,7 +206,7 @@ export class Worker {
     const fenceAtMs = leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4);
     entry.fence = setTimeout(() => {
       if (entry.abandoned || this.inFlight.get(entry.run.id) !== entry) return;
-      this.options.onLeaseExpiring?.(entry.run);
+      if (entry.startedMs !== undefined) this.options.onLeaseExpiring?.(entry.run);
       this.abandon(entry.run.id);
     }, Math.max(0, fenceAtMs - this.options.clock.nowMs()));
     entry.fence.unref();
@@ -149,6 +232,11 @@ export class Worker {
   private record(entry: InFlight, outcome: ExecutionOutcome): void {
     entry.ended = true;
     clearTimeout(entry.fence);
+    this.executing -= 1;
+    const finishedMs = this.options.clock.nowMs();
+    const durationMs = finishedMs - (entry.startedMs ?? finishedMs);
+    this.averageDurationMs = this.averageDurationMs === undefined ? durationMs : this.averageDurationMs + DURATION_WEIGHT * (durationMs - this.averageDurationMs);
+    this.startReady();
     if (entry.abandoned) {
       this.inFlight.delete(entry.run.id);
       return;
@@ -157,7 +245,6 @@ export class Worker {
     const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
     let runStatus: AttemptCompletion['runStatus'] = outcome.status === 'SUCCEEDED' ? 'SUCCESS' : outcome.status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
     let runAfter: Date | null = null;
-    const finishedMs = this.options.clock.nowMs();
     if (runStatus === 'FAILED' && definition) {
       const decision = nextAttemptDecision({ attempts: run.attempt, maxAttempts: run.maxAttempts }, definition.retry, finishedMs);
       if (decision.status === 'RETRY_PENDING') {
@@ -166,6 +253,7 @@ export class Worker {
       }
     }
     this.completions.push({
+      entry,
       run,
       outcome,
       completion: {
@@ -180,41 +268,65 @@ export class Worker {
         stdoutTail: outcome.stdoutTail,
         stderrTail: outcome.stderrTail,
         finishedAt: new Date(finishedMs),
+        startedAt: entry.startedMs === undefined ? null : new Date(entry.startedMs),
       },
     });
+    this.signalFlushLane?.();
     this.options.wake?.();
   }
 
-  /** Writes every buffered outcome in one transaction, then frees the slots. */
-  async flushCompletions(): Promise<number> {
-    return (await this.flushAndClaim({ claim: false })).flushed;
+  /**
+   * The hot path, in two lanes on two connections at once: one writes the outcomes that finished
+   * (a transaction per batch, whatever finished while the previous one was being written), the
+   * other claims runs while there is room. They touch different rows, and a transaction's cost is
+   * mostly waiting (statements, the COMMIT's WAL flush), so the lanes overlap; jobs keep starting
+   * from the local queue meanwhile. Returns once there is nothing to claim and nothing to write,
+   * or at `untilMs` (after the transactions in progress), so the runner loop still schedules,
+   * heartbeats and reconciles on time under an endless backlog.
+   */
+  async flushAndClaim(options: { claim: boolean; untilMs?: number } = { claim: true }): Promise<{ flushed: number; claimed: number }> {
+    const untilMs = options.untilMs ?? Number.NEGATIVE_INFINITY;
+    let claimLaneDone = false;
+    const claimLane = async (): Promise<number> => {
+      let claimed = 0;
+      try {
+        while (options.claim && this.freeSlots > 0) {
+          const n = await this.claimAndStart();
+          claimed += n;
+          if (n === 0 || this.options.clock.nowMs() >= untilMs) break;
+        }
+        return claimed;
+      } finally {
+        claimLaneDone = true;
+        this.signalFlushLane?.();
+      }
+    };
+    const flushLane = async (): Promise<number> => {
+      let flushed = 0;
+      for (;;) {
+        if (this.completions.length > 0) flushed += await this.flushCompletions();
+        else if (claimLaneDone) return flushed;
+        else await new Promise<void>((resolve) => (this.signalFlushLane = resolve));
+      }
+    };
+    const [flushed, claimed] = await Promise.all([flushLane(), claimLane()]).finally(() => (this.signalFlushLane = undefined));
+    return { flushed, claimed };
   }
 
-  /**
-   * The hot path: write the finished outcomes and claim the next runs in ONE transaction, so a
-   * busy runner pays one round trip of BEGIN/COMMIT per batch instead of two.
-   */
-  async flushAndClaim(options: { claim: boolean } = { claim: true }): Promise<{ flushed: number; claimed: number }> {
+  /** Writes every buffered outcome in one transaction (QUEUE_NEW successors promoted in it). */
+  async flushCompletions(): Promise<number> {
     while (this.flushing) await this.flushing;
     const batch = this.completions;
+    if (batch.length === 0) return 0;
     this.completions = [];
-    const capacity = options.claim ? Math.max(0, this.options.concurrency - (this.inFlight.size - batch.length)) : 0;
-    if (batch.length === 0 && capacity === 0) return { flushed: 0, claimed: 0 };
-    let claimed: ClaimedRun[] = [];
-    const work = (async () => {
-      const now = new Date(this.options.clock.nowMs());
-      const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
-      claimed = await this.database.db.transaction(async (tx) => {
-        if (batch.length > 0) {
-          const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
-          const ended = done.filter((d) => d.status !== 'RETRY_PENDING').map((d) => d.scheduleId);
-          const promoted = await promotePendingRuns(tx, [...new Set(ended)]);
-          if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
-        }
-        if (capacity === 0) return [];
-        return claimRuns(tx, { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 });
-      });
-    })();
+    const now = new Date(this.options.clock.nowMs());
+    const work = this.database.db.transaction(async (tx) => {
+      const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
+      // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
+      const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
+      const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;
+      if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+    });
     this.flushing = work;
     try {
       await work;
@@ -226,14 +338,11 @@ export class Worker {
       this.flushing = undefined;
     }
     for (const item of batch) {
-      this.inFlight.delete(item.run.id);
+      // The same run may already be held again (a retry due at once, claimed meanwhile).
+      if (this.inFlight.get(item.run.id) === item.entry) this.inFlight.delete(item.run.id);
       this.options.onOutcome?.(item.run, item.outcome);
     }
-    if (claimed.length > 0) {
-      await this.ensureDefinitions(claimed);
-      for (const run of claimed) this.start(run);
-    }
-    return { flushed: batch.length, claimed: claimed.length };
+    return batch.length;
   }
 
   get pendingCompletions(): number {
@@ -257,7 +366,39 @@ export class Worker {
     const entry = this.inFlight.get(runId);
     if (!entry) return;
     entry.abandoned = true;
+    if (entry.startedMs === undefined) {
+      // Still in the local queue: nothing runs, nothing to write.
+      this.ready = this.ready.filter((e) => e !== entry);
+      entry.ended = true;
+      clearTimeout(entry.fence);
+      this.inFlight.delete(runId);
+      return;
+    }
     entry.controller.abort();
+  }
+
+  /**
+   * Shutdown, first step: hand back the runs waiting in the local queue, untouched, so that
+   * another replica starts them now instead of after this runner's drain.
+   */
+  async returnUnstarted(): Promise<number> {
+    const unstarted = this.ready;
+    this.ready = [];
+    for (const entry of unstarted) {
+      entry.ended = true;
+      clearTimeout(entry.fence);
+    }
+    if (unstarted.length === 0) return 0;
+    try {
+      return await this.database.db.transaction(async (tx) => {
+        const count = await returnUnstartedRuns(tx, this.options.runnerId, unstarted.map((e) => ({ runId: e.run.id, attempt: e.run.attempt })));
+        if (count > 0) await notifyRunsQueued(tx);
+        return count;
+      });
+    } finally {
+      // Returned, or (database unreachable) left to expire: the reconciler resolves them like a dead runner's.
+      for (const entry of unstarted) this.inFlight.delete(entry.run.id);
+    }
   }
 
   /** Waits until every started attempt has finished executing (outcomes still to flush). */
@@ -280,6 +421,7 @@ export class Worker {
    * second attempt start while ours is still alive.
    */
   async releaseUnfinished(): Promise<number> {
+    await this.returnUnstarted();
     const unfinished = [...this.inFlight.values()];
     for (const entry of unfinished) {
       entry.abandoned = true;

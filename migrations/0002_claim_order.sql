@@ -1,0 +1,2 @@
+DROP INDEX "schedule_runs_claim_idx";--> statement-breakpoint
+CREATE INDEX "schedule_runs_claim_idx" ON "schedule_runs" USING btree ("priority","scheduled_for","id") WHERE "schedule_runs"."status" in ('QUEUED', 'RETRY_PENDING');

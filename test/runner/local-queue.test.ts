@@ -1,0 +1,212 @@
+/**
+ * Claiming ahead (the worker's local queue): a runner claims more runs than it has free slots
+ * only once its jobs have proven short, keeps them RUNNING under its lease, starts them in
+ * priority order, records when each really started, and hands back the unstarted ones at shutdown
+ * exactly as they were. Jobs are held open by the test (the worker's `execute` hook) so every
+ * step is observed between two statements, with a manual clock.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../src/db/client.js';
+import { Worker, type WorkerOptions } from '../../src/runner/worker.js';
+import type { ExecutionOutcome } from '../../src/runner/run-types.js';
+import { ManualClock } from '../../src/shared/clock.js';
+import { DEFAULT_POLICY } from '../../src/compile/definition.js';
+import type { StoredPolicy } from '../../src/db/settings-queries.js';
+import { createPgliteDatabase } from '../support/databases.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+const { source: _source, ...defaultPolicy } = DEFAULT_POLICY;
+/** Queue limits out of the way, except where a test is about them. */
+const roomyPolicy: StoredPolicy = { ...defaultPolicy, queues: { default: { concurrency: 100 } } };
+const SUCCEEDED: ExecutionOutcome = { status: 'SUCCEEDED', exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null, durationMs: 0 };
+
+/** An executor whose jobs end when the test says so. */
+function heldJobs() {
+  const running = new Map<number, () => void>();
+  const started: number[] = [];
+  const execute: NonNullable<WorkerOptions['execute']> = (_job, context) =>
+    new Promise((resolve) => {
+      started.push(context.runId);
+      running.set(context.runId, () => resolve(SUCCEEDED));
+    });
+  const finish = (runId: number) => {
+    running.get(runId)?.();
+    running.delete(runId);
+  };
+  return { execute, started, running, finish, finishAll: () => [...running.keys()].forEach(finish) };
+}
+
+/** Queues `count` MANUAL runs of the one applied schedule, slots one second apart, at `priority`. */
+async function queueRuns(database: Database, count: number, options: { priority?: number; firstSlot?: string } = {}): Promise<void> {
+  await database.db.execute(
+    sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+        select s.id, s.version, ${options.firstSlot ?? '2026-11-29T11:00:00Z'}::timestamptz + n * interval '1 second', 'MANUAL',
+          s.name || ':' || ${options.firstSlot ?? ''} || ':' || n, 'QUEUED', ${options.priority ?? 2}, 'default', ${new Date(T0).toISOString()}::timestamptz, 1
+        from schedules s, generate_series(0, ${count - 1}) n`,
+  );
+}
+
+const runRows = (database: Database) =>
+  queryRows<{ id: string; status: string; lease_owner: string | null; attempts: number; started_at: Date | null; attempt_rows: number }>(
+    database.db,
+    sql`select r.id, r.status, r.lease_owner, r.attempts, r.started_at, (select count(*)::int from run_attempts a where a.run_id = r.id) as attempt_rows
+        from schedule_runs r order by r.id`,
+  );
+
+async function setUp(options: { concurrency: number; prefetch: number; policy?: StoredPolicy }) {
+  const database = await createPgliteDatabase();
+  await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+  const clock = new ManualClock(T0);
+  const jobs = heldJobs();
+  const worker = new Worker(
+    database,
+    { runnerId: 'r1', clock, concurrency: options.concurrency, prefetch: options.prefetch, leaseMs: 30_000, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute },
+    options.policy ?? roomyPolicy,
+  );
+  return { database, clock, jobs, worker };
+}
+
+/** Lets the jobs' promise callbacks (outcome recorded, next local run started) run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('worker local queue', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+
+  it('claims only free slots until jobs have proven short, then claims ahead and keeps the extra runs RUNNING under its lease', async () => {
+    const setup = await setUp({ concurrency: 2, prefetch: 5 });
+    database = setup.database;
+    await queueRuns(database, 20);
+    expect(await setup.worker.claimAndStart()).toBe(2);
+    expect(setup.worker.activeCount).toBe(2);
+    setup.jobs.finishAll();
+    await settle();
+    // Two jobs of 0 ms: the local queue may now hold its maximum.
+    expect(setup.worker.prefetchTarget).toBe(5);
+    expect(await setup.worker.flushAndClaim()).toEqual({ flushed: 2, claimed: 7 });
+    expect(setup.worker.activeCount).toBe(2);
+    expect(setup.worker.queuedLocally).toBe(5);
+    const rows = await runRows(database);
+    expect(rows.filter((r) => r.status === 'SUCCESS')).toHaveLength(2);
+    const held = rows.filter((r) => r.status === 'RUNNING');
+    expect(held).toHaveLength(7);
+    expect(held.every((r) => r.lease_owner === 'r1' && r.attempts === 1 && r.attempt_rows === 1)).toBe(true);
+  });
+
+  it('claims no further ahead than its free slots when jobs take seconds', async () => {
+    const setup = await setUp({ concurrency: 2, prefetch: 1000 });
+    database = setup.database;
+    await queueRuns(database, 20);
+    await setup.worker.claimAndStart();
+    setup.clock.advance(3_000);
+    setup.jobs.finishAll();
+    await settle();
+    // 2 slots × 100 ms of waiting / 3 s per job: nothing ahead.
+    expect(setup.worker.prefetchTarget).toBe(0);
+    expect(await setup.worker.flushAndClaim()).toEqual({ flushed: 2, claimed: 2 });
+    expect(setup.worker.queuedLocally).toBe(0);
+  });
+
+  it('records when each job really started, not when it was claimed', async () => {
+    const setup = await setUp({ concurrency: 1, prefetch: 5 });
+    database = setup.database;
+    await queueRuns(database, 3);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // claims the other two at 12:00:00; one starts, one waits
+    const [, second, third] = (await runRows(database)).map((r) => Number(r.id));
+    setup.clock.advance(400);
+    setup.jobs.finish(second!); // the third starts now, 400 ms after its claim
+    await settle();
+    setup.clock.advance(100);
+    setup.jobs.finish(third!);
+    await settle();
+    await setup.worker.flushCompletions();
+    const starts = await queryRows<{ run_id: string; attempt_start: Date; run_start: Date }>(
+      database.db,
+      sql`select a.run_id, a.started_at as attempt_start, r.started_at as run_start from run_attempts a join schedule_runs r on r.id = a.run_id order by a.run_id`,
+    );
+    expect(starts.map((s) => [new Date(s.attempt_start).getTime() - T0, new Date(s.run_start).getTime() - T0])).toEqual([
+      [0, 0],
+      [0, 0],
+      [400, 400],
+    ]);
+  });
+
+  it('starts a more urgent run claimed later before the runs already waiting', async () => {
+    const setup = await setUp({ concurrency: 1, prefetch: 3 });
+    database = setup.database;
+    await queueRuns(database, 6, { priority: 3 });
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // 1 running + 3 waiting (LOW)
+    expect(setup.worker.queuedLocally).toBe(3);
+    await queueRuns(database, 1, { priority: 1, firstSlot: '2026-11-29T11:30:00Z' }); // HIGH
+    setup.jobs.finishAll(); // frees a slot: the oldest LOW run starts from the local queue
+    await settle();
+    await setup.worker.flushAndClaim(); // claims the HIGH run (and one LOW) into the local queue
+    const [urgent] = (await queryRows<{ id: string }>(database.db, sql`select id from schedule_runs where priority = 1`)).map((r) => Number(r.id));
+    const before = setup.jobs.started.length;
+    setup.jobs.finishAll();
+    await settle();
+    expect(setup.jobs.started[before]).toBe(urgent);
+  });
+
+  it('counts runs waiting locally against their queue limit', async () => {
+    const setup = await setUp({ concurrency: 1, prefetch: 100, policy: { ...defaultPolicy, queues: { default: { concurrency: 3 } } } });
+    database = setup.database;
+    await queueRuns(database, 20);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim();
+    expect((await runRows(database)).filter((r) => r.status === 'RUNNING')).toHaveLength(3);
+    expect(setup.worker.activeCount + setup.worker.queuedLocally).toBe(3);
+  });
+
+  it('hands back the runs it never started exactly as they were, and keeps the running ones', async () => {
+    const setup = await setUp({ concurrency: 2, prefetch: 4 });
+    database = setup.database;
+    await queueRuns(database, 10);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // 2 running, 4 waiting
+    expect(await setup.worker.returnUnstarted()).toBe(4);
+    const rows = await runRows(database);
+    expect(rows.filter((r) => r.status === 'RUNNING')).toHaveLength(2);
+    const returned = rows.filter((r) => r.status === 'QUEUED');
+    expect(returned).toHaveLength(6); // 4 handed back + 2 never claimed
+    expect(returned.every((r) => r.attempts === 0 && r.started_at === null && r.attempt_rows === 0 && r.lease_owner === null)).toBe(true);
+    expect(setup.worker.queuedLocally).toBe(0);
+    setup.jobs.finishAll();
+    await settle();
+    expect(await setup.worker.flushCompletions()).toBe(2);
+    expect(setup.jobs.started).toHaveLength(4);
+  });
+
+  it('drops a cancelled run from the local queue without starting it', async () => {
+    const setup = await setUp({ concurrency: 1, prefetch: 2 });
+    database = setup.database;
+    await queueRuns(database, 4);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // 1 running, 2 waiting
+    const waiting = (await runRows(database)).filter((r) => r.status === 'RUNNING').map((r) => Number(r.id)).filter((id) => !setup.jobs.running.has(id));
+    expect(waiting).toHaveLength(2);
+    setup.worker.abandon(waiting[0]!);
+    expect(setup.worker.queuedLocally).toBe(1);
+    setup.jobs.finishAll();
+    await settle();
+    expect(setup.jobs.started).not.toContain(waiting[0]);
+    expect(setup.jobs.started).toContain(waiting[1]);
+  });
+});
