@@ -17,11 +17,9 @@ const elapsed = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 const dist = (file) => import(path.join(repoRoot, 'dist', file));
 
 let started = process.hrtime.bigint();
-const { loadDesired } = await dist('operations/plan.js');
+const { loadDesired, loadStoredState } = await dist('operations/plan.js');
 const { openChosenDatabase } = await dist('operations/database.js');
-const { listStoredSchedules, loadRunHistory } = await dist('db/schedule-queries.js');
-const { readStoredPolicy } = await dist('db/settings-queries.js');
-const { buildPlan, findArchiveCandidates } = await dist('plan/build-plan.js');
+const { buildPlan } = await dist('plan/build-plan.js');
 const { renderPlanText } = await dist('plan/render-text.js');
 const { renderPlanMarkdown } = await dist('plan/render-markdown.js');
 const importMs = elapsed(started);
@@ -34,12 +32,10 @@ async function pass(database) {
   const desired = await loadDesired({ dir: directory, cwd: workspace, nowMs });
   phases.compileMs = elapsed(t);
   t = process.hrtime.bigint();
-  const current = await listStoredSchedules(database.db);
-  const history = await loadRunHistory(database.db, findArchiveCandidates(desired.schedules, current).map((s) => s.id), nowMs);
-  const storedPolicy = await readStoredPolicy(database.db);
+  const stored = await loadStoredState(database, desired, { nowMs });
   phases.loadStoredMs = elapsed(t);
   t = process.hrtime.bigint();
-  const plan = buildPlan({ desired, nowMs, current, history, storedPolicy, against: { kind: 'database', engine: database.engine } });
+  const plan = buildPlan({ desired, nowMs, ...stored, against: { kind: 'database', engine: database.engine } });
   phases.diffAndRiskMs = elapsed(t);
   t = process.hrtime.bigint();
   const text = renderPlanText(plan, { color: false });

@@ -3,19 +3,21 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
-import type { RunHistory, StoredSchedule } from '../plan/stored-schedule.js';
+import type { DefinitionTiming } from '../plan/figures.js';
+import type { RunHistory, StoredSchedule, StoredScheduleSummary } from '../plan/stored-schedule.js';
 import { queryRows, type Executor } from './client.js';
 import { auditLog, scheduleRuns, scheduleVersions, schedules } from './schema.js';
 
 type ScheduleRow = typeof schedules.$inferSelect;
+type SummaryRow = Pick<ScheduleRow, 'id' | 'name' | 'version' | 'digest' | 'status' | 'managed' | 'pausedAt' | 'pausedBy' | 'pausedReason' | 'pausedUntil' | 'nextRunAt'>;
 
-function toStoredSchedule(row: ScheduleRow, versionDigest: string | null): StoredSchedule {
+function toSummary(row: SummaryRow, timing: DefinitionTiming, versionDigest: string | null): StoredScheduleSummary {
   return {
     id: row.id,
     name: row.name,
     version: row.version,
     digest: row.digest,
-    definition: row.definition,
+    timing,
     status: row.status as StoredSchedule['status'],
     managed: row.managed,
     paused: row.pausedAt
@@ -26,6 +28,10 @@ function toStoredSchedule(row: ScheduleRow, versionDigest: string | null): Store
   };
 }
 
+function toStoredSchedule(row: ScheduleRow, versionDigest: string | null): StoredSchedule {
+  return { ...toSummary(row, row.definition, versionDigest), definition: row.definition };
+}
+
 export async function listStoredSchedules(executor: Executor): Promise<StoredSchedule[]> {
   const rows = await executor
     .select({ schedule: schedules, versionDigest: scheduleVersions.digest })
@@ -33,6 +39,50 @@ export async function listStoredSchedules(executor: Executor): Promise<StoredSch
     .leftJoin(scheduleVersions, and(eq(scheduleVersions.scheduleId, schedules.id), eq(scheduleVersions.version, schedules.version)))
     .orderBy(schedules.name);
   return rows.map((r) => toStoredSchedule(r.schedule, r.versionDigest));
+}
+
+/**
+ * Every schedule without its definition, only the timing fields out of it: a plan of 10,000
+ * schedules changes a few hundred, and transferring and parsing the other definitions was most of
+ * its load time. The definitions it needs come from `loadDefinitions`.
+ */
+export async function listStoredScheduleSummaries(executor: Executor): Promise<StoredScheduleSummary[]> {
+  const { definition } = schedules;
+  const rows = await executor
+    .select({
+      id: schedules.id,
+      name: schedules.name,
+      version: schedules.version,
+      digest: schedules.digest,
+      status: schedules.status,
+      managed: schedules.managed,
+      pausedAt: schedules.pausedAt,
+      pausedBy: schedules.pausedBy,
+      pausedReason: schedules.pausedReason,
+      pausedUntil: schedules.pausedUntil,
+      nextRunAt: schedules.nextRunAt,
+      versionDigest: scheduleVersions.digest,
+      cron: sql<string>`${definition}->>'cron'`,
+      timezone: sql<string>`${definition}->>'timezone'`,
+      enabled: sql<boolean>`(${definition}->'enabled')::boolean`,
+      dayMatch: sql<DefinitionTiming['dayMatch']>`${definition}->>'dayMatch'`,
+      gap: sql<DefinitionTiming['dst']['gap']>`${definition}->'dst'->>'gap'`,
+      fold: sql<DefinitionTiming['dst']['fold']>`${definition}->'dst'->>'fold'`,
+    })
+    .from(schedules)
+    .leftJoin(scheduleVersions, and(eq(scheduleVersions.scheduleId, schedules.id), eq(scheduleVersions.version, schedules.version)))
+    .orderBy(schedules.name);
+  return rows.map((row) => toSummary(row, { name: row.name, cron: row.cron, timezone: row.timezone, enabled: row.enabled, dayMatch: row.dayMatch, dst: { gap: row.gap, fold: row.fold } }, row.versionDigest));
+}
+
+/** The stored definitions of the given schedules, by id. */
+export async function loadDefinitions(executor: Executor, ids: number[]): Promise<Map<number, Definition>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor
+    .select({ id: schedules.id, definition: schedules.definition })
+    .from(schedules)
+    .where(sql`${schedules.id} = any(${sql.param(ids)}::bigint[])`);
+  return new Map(rows.map((row) => [row.id, row.definition]));
 }
 
 /** Locks the rows a plan touches (apply holds them until commit), by id and by name. */

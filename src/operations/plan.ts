@@ -4,11 +4,11 @@
 import { compileSources, type CompileResult } from '../compile/compile-sources.js';
 import type { Database } from '../db/client.js';
 import { digestOf } from '../compile/digest.js';
-import { listStoredSchedules, loadRunHistory } from '../db/schedule-queries.js';
+import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
-import { buildPlan, findArchiveCandidates } from '../plan/build-plan.js';
+import { buildPlan, findStoredToLoad, type BuildPlanInput } from '../plan/build-plan.js';
 import type { Plan } from '../plan/plan-types.js';
-import type { StoredSchedule } from '../plan/stored-schedule.js';
+import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
 import { withDatabase, type DatabaseChoice } from './database.js';
 import { loadSourcesAtRef } from './git-ref.js';
 import { validateManifests } from './validate.js';
@@ -31,6 +31,7 @@ function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): St
     name: schedule.definition.name,
     version: 0,
     digest: schedule.digest,
+    timing: schedule.definition,
     definition: schedule.definition,
     status: 'ACTIVE',
     managed: true,
@@ -45,17 +46,28 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
   const common = { desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false };
   if (options.againstRef) {
     const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
-    return buildPlan({ ...common, current, history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
+    return buildPlan({ ...common, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
   }
   return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
 }
 
 export async function planAgainstDatabase(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs' | 'allowMassArchive'>): Promise<Plan> {
-  const current = await listStoredSchedules(database.db);
-  const candidates = findArchiveCandidates(desired.schedules, current);
-  const history = await loadRunHistory(database.db, candidates.map((s) => s.id), options.nowMs);
-  const storedPolicy = await readStoredPolicy(database.db);
-  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, history, storedPolicy, against: { kind: 'database', engine: database.engine } });
+  const stored = await loadStoredState(database, desired, options);
+  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, ...stored, against: { kind: 'database', engine: database.engine } });
+}
+
+/** What buildPlan needs from the database, read in one snapshot: the definitions are read after the summaries and must be of the same versions. */
+export async function loadStoredState(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs'>): Promise<Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'>> {
+  return database.db.transaction(
+    async (tx) => {
+      const current = await listStoredScheduleSummaries(tx);
+      const { definitionIds, archiveIds } = findStoredToLoad(desired.schedules, current);
+      const storedDefinitions = await loadDefinitions(tx, definitionIds);
+      const history = await loadRunHistory(tx, archiveIds, options.nowMs);
+      return { current, storedDefinitions, history, storedPolicy: await readStoredPolicy(tx) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** Validate the manifests in `dir` for planning (CF009 is dropped under --allow-mass-archive). */

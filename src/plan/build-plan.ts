@@ -8,15 +8,17 @@ import { digestOf } from '../compile/digest.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
-import { averageRunsPerDay, computeFigures, computeMinuteLoad, findSharedInstants } from './figures.js';
+import { averageRunsPerDay, computeFigures, computeMinuteLoad, findSharedInstants, type DefinitionTiming } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
-import type { RunHistory, StoredSchedule } from './stored-schedule.js';
+import type { RunHistory, StoredScheduleSummary } from './stored-schedule.js';
 
 export interface BuildPlanInput {
   desired: CompileResult;
-  current: StoredSchedule[];
+  current: StoredScheduleSummary[];
+  /** Definitions of the stored schedules the plan changes, by id (see findStoredToLoad); others are not read. */
+  storedDefinitions: ReadonlyMap<number, Definition>;
   /** Run history of the schedules that would be archived (see findArchiveCandidates). */
   history: Map<number, RunHistory>;
   nowMs: number;
@@ -43,11 +45,11 @@ function diffPolicy(input: BuildPlanInput): PolicyChange | null {
 interface Pairing {
   action: ChangeAction | 'unchanged';
   desired: CompiledSchedule | null;
-  stored: StoredSchedule | null;
+  stored: StoredScheduleSummary | null;
 }
 
 /** Match manifests to stored schedules: by name, then by declared previousName. */
-export function pairSchedules(desired: CompiledSchedule[], current: StoredSchedule[]): Pairing[] {
+export function pairSchedules(desired: CompiledSchedule[], current: StoredScheduleSummary[]): Pairing[] {
   const byName = new Map(current.map((s) => [s.name, s]));
   // Names are claimed before any previousName, whatever the file order: a manifest that keeps a
   // stored name owns that schedule, so a rename can never pair with it a second time.
@@ -73,8 +75,20 @@ export function pairSchedules(desired: CompiledSchedule[], current: StoredSchedu
   return pairings;
 }
 
-export function findArchiveCandidates(desired: CompiledSchedule[], current: StoredSchedule[]): StoredSchedule[] {
+export function findArchiveCandidates(desired: CompiledSchedule[], current: StoredScheduleSummary[]): StoredScheduleSummary[] {
   return pairSchedules(desired, current).flatMap((p) => (p.action === 'archive' && p.stored ? [p.stored] : []));
+}
+
+/** What a plan reads beyond the summaries: the definitions of the stored schedules it changes, the run history of those it archives. */
+export function findStoredToLoad(desired: CompiledSchedule[], current: StoredScheduleSummary[]): { definitionIds: number[]; archiveIds: number[] } {
+  const changed = pairSchedules(desired, current).filter((p) => p.action !== 'unchanged' && p.stored);
+  return { definitionIds: changed.map((p) => p.stored!.id), archiveIds: changed.filter((p) => p.action === 'archive').map((p) => p.stored!.id) };
+}
+
+function storedDefinition(stored: StoredScheduleSummary, input: BuildPlanInput): Definition {
+  const definition = input.storedDefinitions.get(stored.id);
+  if (!definition) throw new Error(`the definition of stored schedule ${stored.name} (id ${stored.id}) was not loaded`);
+  return definition;
 }
 
 const RISK_RANK: Record<RiskLevel | 'NONE', number> = { HIGH: 0, MEDIUM: 1, LOW: 2, NONE: 3 };
@@ -104,7 +118,7 @@ function indexSharedInstants(sharedInstants: SharedInstants): Map<string, Shared
 
 function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined): PlannedChange {
   const { desired, stored } = pairing;
-  const before: Definition | null = stored ? stored.definition : null;
+  const before: Definition | null = stored ? storedDefinition(stored, input) : null;
   const after: Definition | null = desired ? desired.definition : null;
   const beforeFigures = before && stored?.status === 'ACTIVE' ? computeFigures(before, input.nowMs) : null;
   const afterFigures = after ? computeFigures(after, input.nowMs) : null;
@@ -148,7 +162,7 @@ function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPl
   };
 }
 
-function sumRunsPerDay(definitions: Definition[], nowMs: number): number {
+function sumRunsPerDay(definitions: DefinitionTiming[], nowMs: number): number {
   let total = 0;
   for (const definition of definitions) if (definition.enabled) total += averageRunsPerDay(definition, nowMs);
   return Math.round(total * 100) / 100;
@@ -172,8 +186,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
     }
   }
   const drift = errors.length > 0 && pairings.length === 0 ? [] : findDrift(current);
-  const activeBefore = current.filter((s) => s.status === 'ACTIVE').map((s) => s.definition);
-  const afterDefinitions = errors.length > 0 && pairings.length === 0 ? activeBefore : desired.schedules.map((s) => s.definition);
+  const activeBefore = current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);
+  const afterDefinitions: DefinitionTiming[] = errors.length > 0 && pairings.length === 0 ? activeBefore : desired.schedules.map((s) => s.definition);
   const unchanged = pairings.filter((p) => p.action === 'unchanged').length;
   const count = (action: ChangeAction) => changes.filter((c) => c.action === action).length;
   const summary: PlanSummary = {

@@ -3,14 +3,14 @@
  * definition edited outside cronform. Reported in its own section, never silently overwritten.
  */
 import type { DriftItem } from './plan-types.js';
-import type { StoredSchedule } from './stored-schedule.js';
+import type { StoredScheduleSummary } from './stored-schedule.js';
 
 export const DriftCodes = {
   PAUSED: 'CF601',
   MODIFIED: 'CF602',
 } as const;
 
-export function findDrift(current: StoredSchedule[]): DriftItem[] {
+export function findDrift(current: StoredScheduleSummary[]): DriftItem[] {
   const items: DriftItem[] = [];
   for (const stored of current) {
     if (stored.status !== 'ACTIVE') continue;

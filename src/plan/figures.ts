@@ -26,6 +26,12 @@ const MINUTES_PER_DAY = 1440;
 const SHARED_INSTANT_MAX_RUNS_PER_DAY = 1440;
 
 /**
+ * The fields of a Definition that decide when it fires: all the repository-wide figures (runs per
+ * day, minute load) need, so a plan can load just these for the schedules it does not change.
+ */
+export type DefinitionTiming = Pick<Definition, 'name' | 'cron' | 'timezone' | 'enabled' | 'dayMatch' | 'dst'>;
+
+/**
  * One distinct timing (cron, timezone, dst, dayMatch) and what follows from it, each computed on
  * first use and never mutated after. Answers that depend on `nowMs` keep only the latest instant:
  * a plan asks at one instant, and a runner moving on must not keep every previous answer.
@@ -55,7 +61,7 @@ let timingCount = 0;
 /** Many timings share an expression (the same cron in other zones). */
 const parsedCrons = new Map<string, CronExpression>();
 
-function timingOf(def: Definition): Timing {
+function timingOf(def: DefinitionTiming): Timing {
   const dayMatch = def.dayMatch ?? null;
   const variants = timings.get(def.cron)?.get(def.timezone);
   const known = variants?.find((timing) => timing.gap === def.dst.gap && timing.fold === def.dst.fold && timing.dayMatch === dayMatch);
@@ -76,7 +82,7 @@ function timingOf(def: Definition): Timing {
   return timing;
 }
 
-function parseDefinitionCron(def: Definition): CronExpression {
+function parseDefinitionCron(def: DefinitionTiming): CronExpression {
   let cron = parsedCrons.get(def.cron);
   if (!cron) {
     const parsed = parseCron(def.cron);
@@ -88,11 +94,11 @@ function parseDefinitionCron(def: Definition): CronExpression {
   return cron;
 }
 
-function createCalendar(def: Definition, cron: CronExpression): SlotCalendar {
+function createCalendar(def: DefinitionTiming, cron: CronExpression): SlotCalendar {
   return createSlotCalendar({ cron, timezone: def.timezone, dst: def.dst, dayMatch: def.dayMatch ?? undefined });
 }
 
-export function calendarForDefinition(def: Definition): SlotCalendar {
+export function calendarForDefinition(def: DefinitionTiming): SlotCalendar {
   const timing = timingOf(def);
   timing.calendar ??= createCalendar(def, timing.cron);
   return timing.calendar;
@@ -102,7 +108,7 @@ export function calendarForDefinition(def: Definition): SlotCalendar {
  * A calendar firing once per firing minute (at the first seconds value) plus the seconds values:
  * iterating it costs at most 1,440 slots a day even for `* * * * * *`.
  */
-function minuteCalendarFor(def: Definition): { calendar: SlotCalendar; seconds: number[] } {
+function minuteCalendarFor(def: DefinitionTiming): { calendar: SlotCalendar; seconds: number[] } {
   const timing = timingOf(def);
   const { cron } = timing;
   // With a single seconds value (most expressions) that is the schedule's own calendar.
@@ -110,14 +116,14 @@ function minuteCalendarFor(def: Definition): { calendar: SlotCalendar; seconds: 
   return timing.minuteCalendar;
 }
 
-function runsPerDayOf(def: Definition, nowMs: number): RunsPerDay {
+function runsPerDayOf(def: DefinitionTiming, nowMs: number): RunsPerDay {
   const timing = timingOf(def);
   if (timing.runsPerDay?.nowMs !== nowMs) timing.runsPerDay = { nowMs, value: countRunsPerDay(calendarForDefinition(def), nowMs) };
   return timing.runsPerDay.value;
 }
 
 /** `runsPerDayAverage` of computeFigures, without the rest: the plan summary needs it for every schedule. */
-export function averageRunsPerDay(def: Definition, nowMs: number): number {
+export function averageRunsPerDay(def: DefinitionTiming, nowMs: number): number {
   return runsPerDayOf(def, nowMs).average;
 }
 
@@ -216,7 +222,7 @@ function countMinuteLoad(calendar: SlotCalendar, seconds: number[], startMs: num
  * one that contains `nowMs`. Schedules that fire in every minute are added as a constant, so
  * 10,000 schedules (some per second) cost one pass over each schedule's firing minutes.
  */
-export function computeMinuteLoad(defs: Definition[], nowMs: number): { peakRunsPerMinute: number; peakMinute: string | null } {
+export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { peakRunsPerMinute: number; peakMinute: string | null } {
   const startMs = Math.floor(nowMs / MS_PER_MINUTE) * MS_PER_MINUTE;
   const endMs = startMs + MINUTES_PER_DAY * MS_PER_MINUTE;
   const load = new Int32Array(MINUTES_PER_DAY);

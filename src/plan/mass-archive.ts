@@ -3,7 +3,7 @@
  * 20% of them at once, is almost always a wrong directory or a broken checkout, not an intent.
  */
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { StoredSchedule } from './stored-schedule.js';
+import type { StoredScheduleSummary } from './stored-schedule.js';
 
 export const MASS_ARCHIVE_MAX_COUNT = 10;
 export const MASS_ARCHIVE_MAX_SHARE = 0.2;
@@ -13,7 +13,7 @@ export const GuardCodes = {
   MASS_ARCHIVE: 'CF205',
 } as const;
 
-export function checkMassArchive(archiveCount: number, current: StoredSchedule[], scheduleDocuments: number, allowMassArchive: boolean): Diagnostic[] {
+export function checkMassArchive(archiveCount: number, current: StoredScheduleSummary[], scheduleDocuments: number, allowMassArchive: boolean): Diagnostic[] {
   if (allowMassArchive) return [];
   const active = current.filter((s) => s.managed && s.status === 'ACTIVE').length;
   const hint = 'check --dir and the checkout; pass --allow-mass-archive if this is really intended';

@@ -38,7 +38,7 @@ function expectSchedulable(result: CompileResult): void {
     const perDay = runBounded({ cron, timezone, dayMatch, dst }, MAX_COMPILE_MS, () => countRunsPerDay(calendar, HOSTILE_NOW_MS));
     expect(Number.isFinite(perDay.average) && perDay.peak >= 0).toBe(true);
   }
-  const plan = runBounded('buildPlan', MAX_COMPILE_MS, () => buildPlan({ desired: result, current: [], history: new Map(), nowMs: HOSTILE_NOW_MS, against: { kind: 'database', engine: 'pglite' } }));
+  const plan = runBounded('buildPlan', MAX_COMPILE_MS, () => buildPlan({ desired: result, current: [], storedDefinitions: new Map(), history: new Map(), nowMs: HOSTILE_NOW_MS, against: { kind: 'database', engine: 'pglite' } }));
   if (errorsOf(result.diagnostics).length > 0) {
     expect(plan.errors.length).toBeGreaterThan(0);
     expect(plan.changes).toEqual([]);

@@ -10,7 +10,7 @@ import { buildPlan } from '../../src/plan/build-plan.js';
 import type { Plan } from '../../src/plan/plan-types.js';
 import { PLAN_COMMENT_MARKER, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
 import { renderPlanText } from '../../src/plan/render-text.js';
-import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
+import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
 
 const NOW_MS = Date.parse('2026-11-29T12:00:00Z');
 const GITHUB_COMMENT_MAX_CHARS = 65_536;
@@ -58,6 +58,7 @@ function storedFrom(compiled: CompileResult): StoredSchedule[] {
     name: schedule.definition.name,
     version: 1,
     digest: schedule.digest,
+    timing: schedule.definition,
     definition: schedule.definition,
     status: 'ACTIVE',
     managed: true,
@@ -68,7 +69,7 @@ function storedFrom(compiled: CompileResult): StoredSchedule[] {
 }
 
 function plan(desired: CompileResult, current: StoredSchedule[]): Plan {
-  return buildPlan({ desired, current, history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'postgres' } });
+  return buildPlan({ desired, current, storedDefinitions: definitionsById(current), history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'postgres' } });
 }
 
 /** The counts a truncation note claims, checked against what the comment really shows. */
