@@ -149,8 +149,11 @@ function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleMan
 }
 
 function checkRiskAcceptances(doc: LocatableDocument, manifest: ScheduleManifest, nowMs: number): Diagnostic[] {
+  const acceptances = manifest.metadata.riskAccepted ?? [];
+  // Most schedules accept no risk: skip formatting today's date for them.
+  if (acceptances.length === 0) return [];
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  return (manifest.metadata.riskAccepted ?? []).flatMap((acceptance, index) =>
+  return acceptances.flatMap((acceptance, index) =>
     acceptance.until < today
       ? [{
           severity: 'warning' as const,

@@ -39,6 +39,7 @@ export async function loadManifestSources(paths: string[], options: { cwd: strin
 function loadManifestSourcesSync(paths: string[], options: { cwd: string }): LoadResult {
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
+  const displayPath = createDisplayPath(options.cwd);
   let existingPaths = 0;
   for (const given of paths) {
     const absolute = path.resolve(options.cwd, given);
@@ -48,7 +49,7 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
         severity: 'error',
         code: DiagnosticCodes.PATH_NOT_FOUND,
         message: info.code === 'ENOENT' ? `path not found: ${given}` : `cannot read ${given} (${info.code ?? info.message})`,
-        file: displayPath(absolute, options.cwd),
+        file: displayPath(absolute),
       });
       continue;
     }
@@ -62,14 +63,14 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
     diagnostics.push({
       severity: 'error',
       code: DiagnosticCodes.NO_MANIFESTS,
-      file: paths.map((p) => displayPath(path.resolve(options.cwd, p), options.cwd)).join(', '),
+      file: paths.map((p) => displayPath(path.resolve(options.cwd, p))).join(', '),
       message: `no manifests found in ${paths.join(', ')}`,
       hint: 'manifests are *.yaml or *.yml files; hidden files and directories and node_modules are skipped',
     });
   }
   const sources: ManifestSource[] = [];
   for (const file of unique) {
-    const outcome = readManifest(file, displayPath(file, options.cwd));
+    const outcome = readManifest(file, displayPath(file));
     if ('source' in outcome) sources.push(outcome.source);
     else diagnostics.push(outcome.diagnostic);
   }
@@ -200,10 +201,21 @@ function positionOf(bytes: Buffer, offset: number): { line: number; column: numb
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Relative to cwd with forward slashes when inside it, so output is the same on every OS. */
-function displayPath(absolute: string, cwd: string): string {
-  const relative = path.relative(cwd, absolute);
-  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-  const inside = relative !== '' && !outside;
-  return (inside ? relative : relative === '' ? '.' : absolute).split(path.sep).join('/');
+/**
+ * Relative to cwd with forward slashes when inside it, so output is the same on every OS. Takes
+ * resolved paths (path.resolve and path.join results, as everywhere in this file).
+ */
+function createDisplayPath(cwd: string): (absolute: string) => string {
+  const base = path.resolve(cwd);
+  const prefix = base.endsWith(path.sep) ? base : `${base}${path.sep}`;
+  return (absolute) => {
+    // Asked for every file. On POSIX, with both sides resolved, path.relative is "." for cwd itself,
+    // the rest of the path under cwd, and a ".." path (shown absolute) anywhere else: decided by the
+    // prefix without resolving both paths again per file. Windows keeps path.relative (case, drives).
+    if (path.sep === '/') return absolute === base ? '.' : absolute.startsWith(prefix) ? absolute.slice(prefix.length) : absolute;
+    const relative = path.relative(cwd, absolute);
+    const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+    const inside = relative !== '' && !outside;
+    return (inside ? relative : relative === '' ? '.' : absolute).split(path.sep).join('/');
+  };
 }
