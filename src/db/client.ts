@@ -77,13 +77,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  // PostgreSQL's default 128 MB of shared buffers live in the process's WebAssembly memory and are
+  // touched at start-up: ~140 MB of resident memory for a database of a few megabytes. One process
+  // uses the embedded database at a time, and the OS page cache still holds the files.
+  const pgliteOptions = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
   let client: PGlite;
   if (options.inMemory) {
-    client = new PGlite();
+    client = new PGlite(pgliteOptions);
   } else {
     const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
     mkdirSync(dataDir, { recursive: true });
-    client = new PGlite(dataDir);
+    client = new PGlite(dataDir, pgliteOptions);
   }
   await client.waitReady;
   return {
