@@ -100,9 +100,15 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     approval: spec.approval ?? 'none',
     payload: (spec.payload ?? {}) as Record<string, unknown>,
   };
+  // Definitions are never changed after compile, so the digest can wait for its first reader: plan
+  // and apply read it, validate never does (and it was a fifth of validate's time for 10,000).
+  let digest: string | undefined;
   return {
     definition,
-    digest: digestOf(definition),
+    get digest() {
+      digest ??= digestOf(definition);
+      return digest;
+    },
     intervalLike: cron.intervalLike,
     minIntervalMs,
     previousName: metadata.previousName ?? null,
