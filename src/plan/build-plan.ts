@@ -102,7 +102,8 @@ type SharedInstants = NonNullable<RiskInput['sharedInstants']>;
 
 /**
  * The shared instants each schedule fires at, in findSharedInstants' order: risk only looks at a
- * change's own herds, and 1,000 changes scanning every herd of 10,000 schedules would be quadratic.
+ * change's own herds (RiskInput.sharedInstants), and 1,000 changes scanning every herd of 10,000
+ * schedules would be quadratic.
  */
 function indexSharedInstants(sharedInstants: SharedInstants): Map<string, SharedInstants> {
   const byName = new Map<string, SharedInstants>();

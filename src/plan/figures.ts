@@ -98,37 +98,42 @@ function createCalendar(def: DefinitionTiming, cron: CronExpression): SlotCalend
   return createSlotCalendar({ cron, timezone: def.timezone, dst: def.dst, dayMatch: def.dayMatch ?? undefined });
 }
 
-export function calendarForDefinition(def: DefinitionTiming): SlotCalendar {
-  const timing = timingOf(def);
+/*
+ * The helpers below take the Timing that `def` resolved to: the repository-wide figures make
+ * several passes over 10,000 definitions, and each pass looks a definition's timing up once.
+ */
+
+function calendarOf(timing: Timing, def: DefinitionTiming): SlotCalendar {
   timing.calendar ??= createCalendar(def, timing.cron);
   return timing.calendar;
+}
+
+export function calendarForDefinition(def: DefinitionTiming): SlotCalendar {
+  return calendarOf(timingOf(def), def);
 }
 
 /**
  * A calendar firing once per firing minute (at the first seconds value) plus the seconds values:
  * iterating it costs at most 1,440 slots a day even for `* * * * * *`.
  */
-function minuteCalendarFor(def: DefinitionTiming): { calendar: SlotCalendar; seconds: number[] } {
-  const timing = timingOf(def);
+function minuteCalendarOf(timing: Timing, def: DefinitionTiming): { calendar: SlotCalendar; seconds: number[] } {
   const { cron } = timing;
   // With a single seconds value (most expressions) that is the schedule's own calendar.
-  timing.minuteCalendar ??= { calendar: cron.seconds.length === 1 ? calendarForDefinition(def) : createCalendar(def, { ...cron, seconds: [cron.seconds[0]!] }), seconds: cron.seconds };
+  timing.minuteCalendar ??= { calendar: cron.seconds.length === 1 ? calendarOf(timing, def) : createCalendar(def, { ...cron, seconds: [cron.seconds[0]!] }), seconds: cron.seconds };
   return timing.minuteCalendar;
 }
 
-function runsPerDayOf(def: DefinitionTiming, nowMs: number): RunsPerDay {
-  const timing = timingOf(def);
-  if (timing.runsPerDay?.nowMs !== nowMs) timing.runsPerDay = { nowMs, value: countRunsPerDay(calendarForDefinition(def), nowMs) };
+function runsPerDayOf(timing: Timing, def: DefinitionTiming, nowMs: number): RunsPerDay {
+  if (timing.runsPerDay?.nowMs !== nowMs) timing.runsPerDay = { nowMs, value: countRunsPerDay(calendarOf(timing, def), nowMs) };
   return timing.runsPerDay.value;
 }
 
 /** `runsPerDayAverage` of computeFigures, without the rest: the plan summary needs it for every schedule. */
 export function averageRunsPerDay(def: DefinitionTiming, nowMs: number): number {
-  return runsPerDayOf(def, nowMs).average;
+  return runsPerDayOf(timingOf(def), def, nowMs).average;
 }
 
-function minIntervalMsOf(def: Definition): number {
-  const timing = timingOf(def);
+function minIntervalMsOf(timing: Timing, def: DefinitionTiming): number {
   // Same fallback as compile: a schedule with a single slot per cycle counts as daily.
   timing.minIntervalMs ??= (minIntervalSeconds(timing.cron, def.dayMatch ?? undefined) ?? 86_400) * MS_PER_SECOND;
   return timing.minIntervalMs;
@@ -136,7 +141,7 @@ function minIntervalMsOf(def: Definition): number {
 
 /** Exact number of slots with fromMs <= slot < toMs, enumerating minutes, never seconds. */
 export function countSlotsBetween(def: Definition, fromMs: number, toMs: number): number {
-  const { calendar, seconds } = minuteCalendarFor(def);
+  const { calendar, seconds } = minuteCalendarOf(timingOf(def), def);
   const firstSecondMs = seconds[0]! * MS_PER_SECOND;
   let count = 0;
   const startMinuteMs = Math.floor(fromMs / MS_PER_MINUTE) * MS_PER_MINUTE;
@@ -164,9 +169,10 @@ export function countCatchUpRuns(def: Definition, outageEndMs: number, durationM
 }
 
 export function computeFigures(def: Definition, nowMs: number): ScheduleFigures {
-  const { cron } = timingOf(def);
-  const calendar = calendarForDefinition(def);
-  const runsPerDay = runsPerDayOf(def, nowMs);
+  const timing = timingOf(def);
+  const { cron } = timing;
+  const calendar = calendarOf(timing, def);
+  const runsPerDay = runsPerDayOf(timing, def, nowMs);
   const slots = nextSlots(calendar, nowMs, NEXT_SLOT_COUNT);
   return {
     runsPerDayPeak: runsPerDay.peak,
@@ -174,7 +180,7 @@ export function computeFigures(def: Definition, nowMs: number): ScheduleFigures 
     // All slots of one minute share the minute and differ only in the seconds field (see the
     // header), and on any ordinary firing day some minute has all of them: the peak is exact.
     peakRunsPerMinute: slots.length > 0 ? cron.seconds.length : 0,
-    minIntervalMs: minIntervalMsOf(def),
+    minIntervalMs: minIntervalMsOf(timing, def),
     nextSlots: slots.map((ms) => new Date(ms).toISOString()),
     nextSlotsLocal: slots.map((ms) => formatLocalSlot(ms, def.timezone)),
   };
@@ -229,12 +235,13 @@ export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { pe
   let everyMinute = 0;
   for (const def of defs) {
     if (!def.enabled) continue;
-    const { calendar, seconds } = minuteCalendarFor(def);
     const timing = timingOf(def);
+    const { calendar, seconds } = minuteCalendarOf(timing, def);
     if (timing.minuteLoad?.startMs !== startMs) timing.minuteLoad = { startMs, value: countMinuteLoad(calendar, seconds, startMs, endMs) };
     const minutes = timing.minuteLoad.value;
     if (minutes.everyMinute) everyMinute += seconds.length;
-    else for (const index of minutes.minuteIndexes) load[index]! += seconds.length;
+    // An index loop: this runs once, cold, and a cold for-of over a typed array allocates a result per item.
+    else for (let index = 0; index < minutes.minuteIndexes.length; index += 1) load[minutes.minuteIndexes[index]!]! += seconds.length;
   }
   let peakIndex = 0;
   for (let index = 1; index < MINUTES_PER_DAY; index += 1) if (load[index]! > load[peakIndex]!) peakIndex = index;
@@ -251,19 +258,19 @@ export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { pe
  */
 export function findSharedInstants(schedules: Array<{ name: string; def: Definition }>, nowMs: number, threshold = 10): Array<{ instant: string; names: string[] }> {
   // Schedules with the same timing share their slots: enumerate each timing once.
-  const byTiming = new Map<Timing, { def: Definition; names: string[] }>();
+  const byTiming = new Map<Timing, { timing: Timing; def: Definition; names: string[] }>();
   for (const { name, def } of schedules) {
     if (!def.enabled || def.jitterMs > 0) continue;
     const timing = timingOf(def);
     if (timesPerDay(timing.cron) > SHARED_INSTANT_MAX_RUNS_PER_DAY) continue;
     const group = byTiming.get(timing);
     if (group) group.names.push(name);
-    else byTiming.set(timing, { def, names: [name] });
+    else byTiming.set(timing, { timing, def, names: [name] });
   }
   const groups = [...byTiming.values()];
   const groupsByInstant = new Map<number, number[]>();
-  groups.forEach(({ def }, group) => {
-    for (const slot of slotsBetween(calendarForDefinition(def), nowMs, nowMs + MS_PER_DAY)) {
+  groups.forEach(({ timing, def }, group) => {
+    for (const slot of slotsBetween(calendarOf(timing, def), nowMs, nowMs + MS_PER_DAY)) {
       const atInstant = groupsByInstant.get(slot);
       if (atInstant) atInstant.push(group);
       else groupsByInstant.set(slot, [group]);

@@ -25,7 +25,10 @@ export interface RiskInput {
   /** Where a Definition path (`cron`, `job.env.TOKEN`, `timeoutMs`…) is in the manifest. */
   locate: (path: string) => SourceLocation | undefined;
   history?: { lastRunAt: string | null; runsLast30Days: number };
-  /** From `findSharedInstants` over all desired schedules. */
+  /**
+   * The instants of `findSharedInstants` (over all desired schedules) whose names include this
+   * schedule, in its order: the caller indexes them by name once for all changes.
+   */
   sharedInstants?: Array<{ instant: string; names: string[] }>;
 }
 
@@ -83,20 +86,6 @@ function isRelevant(input: RiskInput, keys: Array<keyof Definition>): boolean {
 
 const figuresOf = (def: Definition, given: ScheduleFigures | null, nowMs: number) => given ?? computeFigures(def, nowMs);
 
-/**
- * A shared instant's names as a set, built once per instant: a plan asks each of its changes
- * whether it is in herds of a thousand names or more.
- */
-const herdNames = new WeakMap<{ names: string[] }, Set<string>>();
-function namesOf(shared: { names: string[] }): Set<string> {
-  let names = herdNames.get(shared);
-  if (!names) {
-    names = new Set(shared.names);
-    herdNames.set(shared, names);
-  }
-  return names;
-}
-
 const firstSlot = (def: Definition, nowMs: number): number | undefined => nextSlots(calendarForDefinition(def), nowMs, 1)[0];
 
 function checkFrequency(input: RiskInput, add: AddFinding): void {
@@ -116,7 +105,7 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   }
   if (peak > policy.maxRunsPerDay) add('CF103', 'ERROR', `peak runs/day ${formatCount(peak)} is over the Policy maximum ${formatCount(policy.maxRunsPerDay)}`, 'lower the frequency, or raise maxRunsPerDay in the Policy', ['cron']);
   if (figures.minIntervalMs < policy.minIntervalMs) add('CF104', 'ERROR', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the Policy minimum ${formatDurationMs(policy.minIntervalMs)}`, 'space the slots further apart, or lower minInterval in the Policy', ['cron']);
-  const herds = (input.sharedInstants ?? []).filter((shared) => namesOf(shared).has(input.name));
+  const herds = input.sharedInstants ?? [];
   if (after.jitterMs === 0 && herds.length > 0) {
     const largest = herds.reduce((best, herd) => (herd.names.length > best.names.length ? herd : best));
     const more = herds.length > 1 ? ` (${plural(herds.length, 'such instant')} in the next 24h)` : '';
