@@ -6,7 +6,7 @@
  */
 import type { StoredPolicy } from '../db/settings-queries.js';
 import type { Database } from '../db/client.js';
-import { advanceSchedules, findSchedulesWithActiveRuns, insertRuns, notifyRunsQueued, takeDueSchedules, type DueSchedule, type NewRun } from '../db/scheduler-queries.js';
+import { advanceSchedules, commitWithoutWaitingForFlush, findSchedulesWithActiveRuns, insertRuns, notifyRunsQueued, takeDueSchedules, type DueSchedule, type NewRun } from '../db/scheduler-queries.js';
 import { applyOverlap } from './policy/overlap.js';
 import { planDueSlots } from './policy/plan-slots.js';
 import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.js';
@@ -48,8 +48,10 @@ function toNewRun(schedule: DueSchedule, slot: PlannedSlot, now: Date): NewRun {
 async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number): Promise<SchedulerTickResult & { full: boolean }> {
   const now = new Date(options.nowMs);
   return database.db.transaction(async (tx) => {
+    await commitWithoutWaitingForFlush(tx);
     const due = await takeDueSchedules(tx, now, batchSize);
-    const active = await findSchedulesWithActiveRuns(tx, due.map((s) => s.id));
+    // Only SKIP_NEW and QUEUE_NEW look at the runs still active; ALLOW needs no round trip.
+    const active = await findSchedulesWithActiveRuns(tx, due.filter((s) => s.definition.overlap !== 'ALLOW').map((s) => s.id));
     const runs: NewRun[] = [];
     const advances: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }> = [];
     for (const schedule of due) {
