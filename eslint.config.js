@@ -3,7 +3,9 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**/node_modules/**', 'coverage/**', '.cronform/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'bench/**/node_modules/**', 'coverage/**', '.cronform/**', 'src/**/*.generated.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
