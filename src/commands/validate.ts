@@ -5,7 +5,6 @@ import { systemClock } from '../shared/clock.js';
 import { formatDiagnostic, hasErrors, summarizeDiagnostics } from '../shared/diagnostics.js';
 import { createPalette } from '../shared/terminal.js';
 import { ExitCodes } from '../shared/exit-codes.js';
-import { renderGithubReport, renderSarif } from './validate-formats.js';
 
 export default class Validate extends Command {
   static override summary = 'Validate and compile schedule manifests.';
@@ -30,8 +29,12 @@ export default class Validate extends Command {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
       this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, runsPerDay: result.runsPerDay, diagnostics: result.diagnostics }, null, 2));
     } else if (format === 'sarif') {
+      // The CI formats share the plan's markdown escaping, which loads the plan renderers and `diff`:
+      // imported only when asked for, not on every validate.
+      const { renderSarif } = await import('./validate-formats.js');
       this.log(renderSarif(result.diagnostics, { version: this.config.version }).trimEnd());
     } else if (format === 'github') {
+      const { renderGithubReport } = await import('./validate-formats.js');
       const report = renderGithubReport(result.diagnostics, summary);
       for (const command of report.commands) this.log(command);
       // Outside Actions there is no job summary: the problems without an annotation are printed instead.
