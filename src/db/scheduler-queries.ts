@@ -4,14 +4,13 @@
  * transaction, so a crash between the steps loses nothing and two schedulers never double up.
  */
 import { sql } from 'drizzle-orm';
-import type { Definition } from '../compile/definition.js';
 import { queryRows, type Executor } from './client.js';
 
+/** A due schedule as the scheduler takes it; its definition comes from the runner's cache by version. */
 export interface DueSchedule {
   id: number;
   name: string;
   version: number;
-  definition: Definition;
   nextRunAt: Date;
   pausedAt: Date | null;
   pausedUntil: Date | null;
@@ -21,7 +20,6 @@ interface DueScheduleRow {
   id: string | number;
   name: string;
   version: number;
-  definition: Definition | string;
   next_run_at: Date | string;
   paused_at: Date | string | null;
   paused_until: Date | string | null;
@@ -32,7 +30,7 @@ const toDate = (value: Date | string): Date => (value instanceof Date ? value : 
 export async function takeDueSchedules(tx: Executor, now: Date, limit: number): Promise<DueSchedule[]> {
   const rows = await queryRows<DueScheduleRow>(
     tx,
-    sql`select id, name, version, definition, next_run_at, paused_at, paused_until
+    sql`select id, name, version, next_run_at, paused_at, paused_until
         from schedules
         where status = 'ACTIVE' and next_run_at <= ${now.toISOString()}::timestamptz
         order by next_run_at
@@ -43,7 +41,6 @@ export async function takeDueSchedules(tx: Executor, now: Date, limit: number): 
     id: Number(row.id),
     name: row.name,
     version: row.version,
-    definition: typeof row.definition === 'string' ? (JSON.parse(row.definition) as Definition) : row.definition,
     nextRunAt: toDate(row.next_run_at),
     pausedAt: row.paused_at === null ? null : toDate(row.paused_at),
     pausedUntil: row.paused_until === null ? null : toDate(row.paused_until),

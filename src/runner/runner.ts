@@ -18,6 +18,7 @@ import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { runReconcileTick } from './reconciler.js';
 import { runSchedulerTick } from './scheduler.js';
+import { DefinitionCache } from './definition-cache.js';
 import { JobReaper } from './job-reaper.js';
 import { Worker, type WorkerOptions } from './worker.js';
 
@@ -63,6 +64,8 @@ export class Runner {
   private lastHeartbeatMs: number | undefined;
   private stallsHeldUntilMs = 0;
   private readonly reaper = new JobReaper();
+  /** Shared by scheduler and worker: definitions by version, read once. */
+  private readonly definitions = new DefinitionCache();
 
   constructor(
     private readonly database: Database,
@@ -90,6 +93,7 @@ export class Runner {
         onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
       },
       this.policy,
+      this.definitions,
     );
   }
 
@@ -163,14 +167,19 @@ export class Runner {
       this.policy = (await readStoredPolicy(this.database.db))?.policy ?? defaultStoredPolicy;
       this.worker.setPolicy(this.policy);
     }
+    let nextDue: Promise<Date | null> | undefined;
     if (schedulesChanged || nowMs >= this.nextDueMs) {
-      await runSchedulerTick(this.database, { nowMs, policy: this.policy });
-      // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due.
-      this.nextDueMs = (await findEarliestNextRunAt(this.database.db))?.getTime() ?? Number.POSITIVE_INFINITY;
+      await runSchedulerTick(this.database, { nowMs, policy: this.policy, definitions: this.definitions });
+      // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due. Asked
+      // while the new runs are being claimed, not before: it is not on a slot's path to its start.
+      nextDue = findEarliestNextRunAt(this.database.db);
+      nextDue.catch(() => undefined); // awaited below; a failed claim must not leave it unhandled
+      this.nextDueMs = nowMs;
     }
     // Under a backlog the worker keeps claiming; it hands back for the next slot, heartbeat or
     // reconcile, and at least every second.
     await this.worker.flushAndClaim({ claim: !this.stopping, untilMs: Math.min(this.nextDueMs, this.nextHeartbeatMs, this.nextReconcileMs, nowMs + 1_000) });
+    if (nextDue) this.nextDueMs = (await nextDue)?.getTime() ?? Number.POSITIVE_INFINITY;
     if (nowMs >= this.nextHeartbeatMs) {
       // Not renewed for longer than a lease: this runner was cut off (a database outage, a paused
       // VM), and so, probably, were the others. It gives them one lease to reconnect and write

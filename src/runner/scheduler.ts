@@ -7,6 +7,8 @@
 import type { StoredPolicy } from '../db/settings-queries.js';
 import type { Database } from '../db/client.js';
 import { advanceSchedules, commitWithoutWaitingForFlush, findSchedulesWithActiveRuns, insertRuns, notifyRunsQueued, takeDueSchedules, type DueSchedule, type NewRun } from '../db/scheduler-queries.js';
+import type { Definition } from '../compile/definition.js';
+import { DefinitionCache } from './definition-cache.js';
 import { applyOverlap } from './policy/overlap.js';
 import { planDueSlots } from './policy/plan-slots.js';
 import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.js';
@@ -16,6 +18,8 @@ export interface SchedulerTickOptions {
   policy: StoredPolicy;
   /** Schedules per transaction; a tick loops until none is due. */
   batchSize?: number;
+  /** The runner's definitions by version (a schedule due every second is not re-read every second). */
+  definitions?: DefinitionCache;
 }
 
 export interface SchedulerTickResult {
@@ -24,8 +28,7 @@ export interface SchedulerTickResult {
   queued: number;
 }
 
-function toNewRun(schedule: DueSchedule, slot: PlannedSlot, now: Date): NewRun {
-  const { definition } = schedule;
+function toNewRun(schedule: DueSchedule, definition: Definition, slot: PlannedSlot, now: Date): NewRun {
   const final = slot.status === 'SKIPPED' || slot.status === 'MISSED';
   return {
     scheduleId: schedule.id,
@@ -45,26 +48,36 @@ function toNewRun(schedule: DueSchedule, slot: PlannedSlot, now: Date): NewRun {
   };
 }
 
-async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number): Promise<SchedulerTickResult & { full: boolean }> {
+async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number, cache: DefinitionCache): Promise<SchedulerTickResult & { full: boolean }> {
   const now = new Date(options.nowMs);
   return database.db.transaction(async (tx) => {
     await commitWithoutWaitingForFlush(tx);
     const due = await takeDueSchedules(tx, now, batchSize);
+    const definitions = await cache.require(
+      tx,
+      due.map((s) => ({ scheduleId: s.id, version: s.version })),
+    );
+    const definitionOf = (schedule: DueSchedule): Definition => {
+      const definition = definitions.get(`${schedule.id}:${schedule.version}`);
+      if (!definition) throw new Error(`schedule ${schedule.name} v${schedule.version} has no stored definition`);
+      return definition;
+    };
     // Only SKIP_NEW and QUEUE_NEW look at the runs still active; ALLOW needs no round trip.
-    const active = await findSchedulesWithActiveRuns(tx, due.filter((s) => s.definition.overlap !== 'ALLOW').map((s) => s.id));
+    const active = await findSchedulesWithActiveRuns(tx, due.filter((s) => definitionOf(s).overlap !== 'ALLOW').map((s) => s.id));
     const runs: NewRun[] = [];
     const advances: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }> = [];
     for (const schedule of due) {
+      const definition = definitionOf(schedule);
       const decided = planDueSlots({
         name: schedule.name,
-        definition: schedule.definition,
+        definition,
         nextRunAtMs: schedule.nextRunAt.getTime(),
         nowMs: options.nowMs,
         misfireThresholdMs: options.policy.misfireThresholdMs,
         paused: schedule.pausedAt ? { untilMs: schedule.pausedUntil?.getTime() ?? null } : null,
       });
-      const slots = applyOverlap(decided.slots, schedule.definition.overlap, active.has(schedule.id));
-      for (const slot of slots) runs.push(toNewRun(schedule, slot, now));
+      const slots = applyOverlap(decided.slots, definition.overlap, active.has(schedule.id));
+      for (const slot of slots) runs.push(toNewRun(schedule, definition, slot, now));
       const last = slots.at(-1);
       advances.push({ id: schedule.id, nextRunAt: decided.nextRunAtMs === null ? null : new Date(decided.nextRunAtMs), lastScheduledFor: last ? new Date(last.scheduledForMs) : null });
     }
@@ -80,8 +93,9 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
 export async function runSchedulerTick(database: Database, options: SchedulerTickOptions): Promise<SchedulerTickResult> {
   const batchSize = options.batchSize ?? 500;
   const total: SchedulerTickResult = { schedules: 0, runsCreated: 0, queued: 0 };
+  const cache = options.definitions ?? new DefinitionCache();
   for (;;) {
-    const batch = await runBatch(database, options, batchSize);
+    const batch = await runBatch(database, options, batchSize, cache);
     total.schedules += batch.schedules;
     total.runsCreated += batch.runsCreated;
     total.queued += batch.queued;

@@ -21,7 +21,6 @@ import {
   claimRuns,
   completeAttempts,
   extendLeases,
-  loadDefinitions,
   promotePendingRuns,
   releaseLeases,
   returnUnstartedRuns,
@@ -30,6 +29,7 @@ import {
 } from '../db/worker-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import type { Clock } from '../shared/clock.js';
+import { DefinitionCache } from './definition-cache.js';
 import { executeJob } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { nextAttemptDecision } from './policy/backoff.js';
@@ -68,6 +68,8 @@ const DURATION_WEIGHT = 0.2;
 interface InFlight {
   run: ClaimedRun;
   controller: AbortController;
+  /** Its schedule's definition at the run's version; undefined if that version is missing. */
+  definition: Definition | undefined;
   /** Resolves when the job has ended (at once for a run still in the local queue). */
   done: Promise<void>;
   /** When the job started; undefined while it waits in the local queue. */
@@ -87,7 +89,7 @@ export class Worker {
   private executing = 0;
   /** Moving average of job durations; undefined until a job has ended (then nothing is claimed ahead). */
   private averageDurationMs: number | undefined;
-  private readonly definitions = new Map<string, Definition>();
+  private readonly definitions: DefinitionCache;
   private completions: Array<{ entry: InFlight; run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
   private flushing: Promise<unknown> | undefined;
   private claiming: Promise<unknown> | undefined;
@@ -99,8 +101,10 @@ export class Worker {
     private readonly database: Database,
     private readonly options: WorkerOptions,
     policy: StoredPolicy,
+    definitions?: DefinitionCache,
   ) {
     this.policy = policy;
+    this.definitions = definitions ?? new DefinitionCache();
   }
 
   setPolicy(policy: StoredPolicy): void {
@@ -158,9 +162,13 @@ export class Worker {
 
   /** Takes claimed runs into the local queue (fenced by their lease) and starts what fits. */
   private async accept(claimed: ClaimedRun[]): Promise<void> {
-    await this.ensureDefinitions(claimed);
+    const definitions = await this.definitions.require(
+      this.database.db,
+      claimed.map((r) => ({ scheduleId: r.scheduleId, version: r.scheduleVersion })),
+    );
     for (const run of claimed) {
-      const entry: InFlight = { run, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, fence: undefined, ended: false };
+      const definition = definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, fence: undefined, ended: false };
       this.inFlight.set(run.id, entry);
       this.ready.push(entry);
       this.armFence(entry, run.leaseExpiresAt.getTime());
@@ -174,15 +182,8 @@ export class Worker {
     while (this.executing < this.options.concurrency && this.ready.length > 0) this.start(this.ready.shift() as InFlight);
   }
 
-  private async ensureDefinitions(runs: ClaimedRun[]): Promise<void> {
-    const missing = runs.filter((r) => !this.definitions.has(`${r.scheduleId}:${r.scheduleVersion}`)).map((r) => ({ scheduleId: r.scheduleId, version: r.scheduleVersion }));
-    if (missing.length === 0) return;
-    for (const [key, definition] of await loadDefinitions(this.database.db, missing)) this.definitions.set(key, definition);
-  }
-
   private start(entry: InFlight): void {
-    const { run } = entry;
-    const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+    const { run, definition } = entry;
     entry.startedMs = this.options.clock.nowMs();
     this.executing += 1;
     entry.done = this.execute(run, definition, entry.controller.signal).then(
@@ -241,8 +242,7 @@ export class Worker {
       this.inFlight.delete(entry.run.id);
       return;
     }
-    const { run } = entry;
-    const definition = this.definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+    const { run, definition } = entry;
     let runStatus: AttemptCompletion['runStatus'] = outcome.status === 'SUCCEEDED' ? 'SUCCESS' : outcome.status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
     let runAfter: Date | null = null;
     if (runStatus === 'FAILED' && definition) {
