@@ -10,9 +10,12 @@ import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
 import { averageRunsPerDay, computeFigures, computeMinuteLoad, findSharedInstants, type DefinitionTiming } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
+import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 import type { RunHistory, StoredScheduleSummary } from './stored-schedule.js';
+
+export { computePlanId };
 
 export interface BuildPlanInput {
   desired: CompileResult;
@@ -209,9 +212,4 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const policyChange = errors.length > 0 ? null : diffPolicy(input);
   const content: Omit<Plan, 'planId' | 'createdAt'> = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
   return { formatVersion: PLAN_FORMAT_VERSION, planId: computePlanId(content), createdAt, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
-}
-
-/** A plan's id is the digest of everything in it except the id and createdAt, so apply can tell an edited plan file. */
-export function computePlanId(content: Omit<Plan, 'planId' | 'createdAt'>): string {
-  return digestOf(content).replace('sha256:', 'plan-').slice(0, 29);
 }
