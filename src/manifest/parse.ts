@@ -4,7 +4,7 @@ import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS } from './limits.js';
 import { createLocator, createTreeLocator } from './locate.js';
-import type { DocumentPath, PositionMap, PositionNode, PositionSeq, SourcePosition } from './locate.js';
+import type { DocumentPath, Locator, PositionMap, PositionNode, PositionSeq, SourcePosition } from './locate.js';
 
 export type { DocumentPath, SourcePosition } from './locate.js';
 
@@ -270,14 +270,38 @@ export function parseSimpleManifest(source: ManifestSource): ParseResult | undef
     const trees = new SimpleReader(source.text, lineCounter.lineStarts).readStream();
     if (trees === undefined || trees.length > MAX_DOCUMENTS) return undefined;
     const documents = trees.map((tree, index): ParsedDocument => {
-      const { locate, locateInScalar } = createTreeLocator(tree.node, tree.value, lineCounter, source.text);
-      return { file: source.file, index, value: tree.value, locate, locateInScalar };
+      const { line, col } = lineCounter.linePos(tree.node.start);
+      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, { line, column: col }) };
     });
     return { documents, diagnostics: [] };
   } catch {
     // OUTSIDE_SUBSET, or a bug here: yaml's answer is the right one either way.
     return undefined;
   }
+}
+
+/**
+ * The locator of a fast-path document keeps only the position of its root (every compiled schedule
+ * asks for it) and reads the file again for any other path, on the first such question. The tree of
+ * positions is half of what a document holds, and kept for every document until the end it was most
+ * of validate's garbage collection, while a valid repository asks for no other position. The text is
+ * read the same way the second time, so the answers are those the first tree would have given.
+ */
+function createRereadingLocator(source: ManifestSource, index: number, root: SourcePosition): Locator {
+  let tree: Locator | undefined;
+  const locator = () => (tree ??= readTreeLocator(source, index));
+  return {
+    locate: (path, target) => (path.length === 0 ? { line: root.line, column: root.column } : locator().locate(path, target)),
+    locateInScalar: (path, offset) => locator().locateInScalar(path, offset),
+  };
+}
+
+function readTreeLocator(source: ManifestSource, index: number): Locator {
+  const lineCounter = new LineCounter();
+  countLines(source.text, lineCounter);
+  const tree = new SimpleReader(source.text, lineCounter.lineStarts).readStream()?.[index];
+  if (tree === undefined) throw new Error(`${source.file}: document ${index} is not there when read again`);
+  return createTreeLocator(tree.node, tree.value, lineCounter, source.text);
 }
 
 /**

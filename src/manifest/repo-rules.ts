@@ -15,42 +15,41 @@ interface Occurrence {
 
 /**
  * Documents are taken in the order given (files in load order, documents in file order); the first
- * occurrence is the reference and every later one is reported, naming where the first is.
+ * occurrence is the reference and every later one is reported, naming where the first is. Positions
+ * are looked up only for the documents reported: locating may read a file again (`parse.ts`).
  */
 export function checkRepositoryRules(docs: readonly ParsedDocument[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const scheduleNames = new Map<string, Occurrence>();
-  let firstPolicy: Occurrence | undefined;
+  const scheduleNames = new Map<string, ParsedDocument>();
+  let firstPolicy: ParsedDocument | undefined;
   for (const doc of docs) {
     const value = doc.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
     const kind = value?.kind;
     if (kind === 'Schedule' && typeof value?.metadata?.name === 'string') {
       const name = value.metadata.name;
-      const here = locateOccurrence(doc, ['metadata', 'name']);
       const first = scheduleNames.get(name);
       if (!first) {
-        scheduleNames.set(name, here);
+        scheduleNames.set(name, doc);
         continue;
       }
       diagnostics.push({
         severity: 'error',
         code: DiagnosticCodes.DUPLICATE_NAME,
-        message: `schedule name "${name}" is already used at ${formatOccurrence(first)}`,
-        ...here,
+        message: `schedule name "${name}" is already used at ${formatOccurrence(locateOccurrence(first, ['metadata', 'name']))}`,
+        ...locateOccurrence(doc, ['metadata', 'name']),
         path: 'metadata.name',
         hint: 'names identify schedules and their history: give each schedule its own name',
       });
     } else if (kind === 'Policy') {
-      const here = locateOccurrence(doc, ['kind']);
       if (!firstPolicy) {
-        firstPolicy = here;
+        firstPolicy = doc;
         continue;
       }
       diagnostics.push({
         severity: 'error',
         code: DiagnosticCodes.MULTIPLE_POLICIES,
-        message: `only one Policy is allowed per repository; the first is at ${formatOccurrence(firstPolicy)}`,
-        ...here,
+        message: `only one Policy is allowed per repository; the first is at ${formatOccurrence(locateOccurrence(firstPolicy, ['kind']))}`,
+        ...locateOccurrence(doc, ['kind']),
         path: 'kind',
         hint: 'merge the policies into one document',
       });
