@@ -1,5 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { Document, LineCounter } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 
 /** Keys and indexes from a document's root to a value, e.g. `['spec', 'job', 'command', 0]`. */
 export type DocumentPath = ReadonlyArray<string | number>;
@@ -53,11 +53,8 @@ export function createLocator(doc: Document.Parsed, lineCounter: LineCounter, te
 }
 
 /** The same answers as `createLocator` gives for the yaml Document of the same text. */
-export function createTreeLocator(root: PositionMap, value: unknown, lineCounter: LineCounter, text: string): Locator {
-  const toPosition = (offset: number): SourcePosition => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
+export function createTreeLocator(root: PositionMap, value: unknown, lineStarts: readonly number[], text: string): Locator {
+  const toPosition = (offset: number): SourcePosition => positionAt(lineStarts, offset);
   return {
     locate: (path, target = 'value') => toPosition(findTreeOffset(root, path, target)),
     locateInScalar: (path, offset) => {
@@ -74,10 +71,28 @@ export function createTreeLocator(root: PositionMap, value: unknown, lineCounter
 }
 
 /**
+ * yaml's `LineCounter.linePos` for the parser's fast path, which does not load yaml: a binary search
+ * for the line of `offset` among ascending line starts.
+ */
+export function positionAt(lineStarts: readonly number[], offset: number): SourcePosition {
+  let low = 0;
+  let high = lineStarts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((lineStarts[middle] as number) < offset) low = middle + 1;
+    else high = middle;
+  }
+  if (lineStarts[low] === offset) return { line: low + 1, column: 1 };
+  if (low === 0) return { line: 0, column: offset };
+  return { line: low, column: offset - (lineStarts[low - 1] as number) + 1 };
+}
+
+/**
  * Exact for one-line plain and quoted scalars without escapes, the way cron expressions are written;
  * otherwise (escapes, block or folded scalars) the scalar's start, which is still the right line.
  */
 function findOffsetInScalar(doc: Document.Parsed, text: string, path: DocumentPath, offset: number): number {
+  const { isScalar } = yamlLibrary();
   const start = findOffset(doc, path, 'value');
   const node = doc.getIn(path, true);
   if (!isScalar(node) || !node.range || node.range[0] !== start) return start;
@@ -99,6 +114,7 @@ function offsetInScalar(text: string, node: { start: number; end: number; style?
  * ancestor and points at its key, so "missing field spec.cron" lands on `spec:`.
  */
 function findOffset(doc: Document.Parsed, path: DocumentPath, target: 'key' | 'value'): number {
+  const { isAlias, isMap, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   let keyOffset: number | undefined;
   let complete = true;
@@ -134,7 +150,7 @@ function offsetOf(node: unknown): number | undefined {
 
 /** `key:` with nothing after it parses as an empty null scalar positioned at the end of the line. */
 function isEmptyScalar(node: unknown): boolean {
-  return isScalar(node) && node.value === null && !node.source;
+  return yamlLibrary().isScalar(node) && node.value === null && !node.source;
 }
 
 /** `findOffset` for the simple parser's tree: keys are strings and no scalar is empty. */

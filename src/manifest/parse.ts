@@ -1,9 +1,9 @@
-import { Composer, LineCounter, Parser, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
-import type { Alias, Document, Node, YAMLError } from 'yaml';
+import type { Alias, Document, LineCounter, Node, YAMLError } from 'yaml';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS } from './limits.js';
-import { createLocator, createTreeLocator } from './locate.js';
+import { createLocator, createTreeLocator, positionAt } from './locate.js';
+import { yamlLibrary } from './yaml-library.js';
 import type { DocumentPath, Locator, PositionMap, PositionNode, PositionSeq, SourcePosition } from './locate.js';
 
 export type { DocumentPath, SourcePosition } from './locate.js';
@@ -58,6 +58,7 @@ export function parseManifestSource(source: ManifestSource): ParseResult {
 
 /** The general parser, and the reference the fast path must agree with. */
 export function parseManifestWithYaml(source: ManifestSource): ParseResult {
+  const { Composer, LineCounter, Parser } = yamlLibrary();
   const lineCounter = new LineCounter();
   const reporter = createReporter(source.file, lineCounter);
   const { diagnostics, report } = reporter;
@@ -94,6 +95,7 @@ function convertDocument(
   reporter: Reporter,
   lineCounter: LineCounter,
 ): ParsedDocument | undefined {
+  const { isMap, isScalar } = yamlLibrary();
   const { report } = reporter;
   const contents = doc.contents;
   // A trailing `---` or a comment-only document is empty, not a mistake.
@@ -131,6 +133,7 @@ function convertDocument(
 
 /** Walks the node tree (not following aliases: they point at nodes already walked) checking keys. */
 function checkKeys(node: unknown, path: DocumentPath, report: Report, keys = new Map<number, DocumentPath>()) {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = pair.key;
@@ -201,6 +204,7 @@ function countErrors(diagnostics: readonly Diagnostic[]): number {
 
 /** The first alias, in document order, that `matches`. */
 function findAlias(node: unknown, matches: (alias: Alias) => boolean): Alias | undefined {
+  const { isAlias, isMap, isPair, isSeq } = yamlLibrary();
   if (isAlias(node)) return matches(node) ? node : undefined;
   if (isPair(node)) return findAlias(node.key, matches) ?? findAlias(node.value, matches);
   if (isMap(node) || isSeq(node)) {
@@ -213,6 +217,7 @@ function findAlias(node: unknown, matches: (alias: Alias) => boolean): Alias | u
 }
 
 function describeNode(node: Node): string {
+  const { isAlias, isScalar, isSeq } = yamlLibrary();
   if (isSeq(node)) return 'a list';
   if (isAlias(node)) return 'an alias';
   if (isScalar(node)) return node.value === null ? 'null' : `a ${typeof node.value}`;
@@ -264,14 +269,13 @@ const CLOSE_BRACE = 125;
 
 /** The fast path alone: undefined when the text needs yaml. */
 export function parseSimpleManifest(source: ManifestSource): ParseResult | undefined {
-  const lineCounter = new LineCounter();
   try {
-    if (!countLines(source.text, lineCounter)) return undefined;
-    const trees = new SimpleReader(source.text, lineCounter.lineStarts).readStream();
+    const lineStarts = countLines(source.text);
+    if (lineStarts === undefined) return undefined;
+    const trees = new SimpleReader(source.text, lineStarts).readStream();
     if (trees === undefined || trees.length > MAX_DOCUMENTS) return undefined;
     const documents = trees.map((tree, index): ParsedDocument => {
-      const { line, col } = lineCounter.linePos(tree.node.start);
-      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, { line, column: col }) };
+      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.node.start)) };
     });
     return { documents, diagnostics: [] };
   } catch {
@@ -297,23 +301,22 @@ function createRereadingLocator(source: ManifestSource, index: number, root: Sou
 }
 
 function readTreeLocator(source: ManifestSource, index: number): Locator {
-  const lineCounter = new LineCounter();
-  countLines(source.text, lineCounter);
-  const tree = new SimpleReader(source.text, lineCounter.lineStarts).readStream()?.[index];
+  const lineStarts = countLines(source.text) ?? [];
+  const tree = new SimpleReader(source.text, lineStarts).readStream()?.[index];
   if (tree === undefined) throw new Error(`${source.file}: document ${index} is not there when read again`);
-  return createTreeLocator(tree.node, tree.value, lineCounter, source.text);
+  return createTreeLocator(tree.node, tree.value, lineStarts, source.text);
 }
 
 /**
- * Fills the line counter as yaml's parser would (every line start) and checks that every character
- * is one yaml treats as ordinary text: printable, not a tab, CR, BOM, line or paragraph separator
- * or exotic space.
+ * Every line start, as yaml's line counter would hold them; undefined unless every character is one
+ * yaml treats as ordinary text: printable, not a tab, CR, BOM, line or paragraph separator or exotic
+ * space.
  */
-function countLines(text: string, lineCounter: LineCounter): boolean {
-  if (NOT_PRINTABLE_ASCII.test(text) && !hasOnlyOrdinaryCharacters(text)) return false;
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
-  return true;
+function countLines(text: string): number[] | undefined {
+  if (NOT_PRINTABLE_ASCII.test(text) && !hasOnlyOrdinaryCharacters(text)) return undefined;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  return lineStarts;
 }
 
 const NOT_PRINTABLE_ASCII = /[^\n\x20-\x7e]/;
