@@ -1,13 +1,13 @@
 /**
  * Time-zone offsets and the mapping from local wall time to UTC instants.
  *
- * Offsets come from the platform's IANA database through luxon. Per zone we build, lazily and
+ * Offsets come from the platform's IANA database through Intl (`zone-offset.ts`). Per zone we build, lazily and
  * per calendar year, a table of transitions (found by sampling daily and bisecting to the
  * second), so that the hot paths (slot iteration, runs-per-day) do binary searches instead of
  * Intl calls. Assumption, documented: a zone changes offset at most once in any 24 hours.
  */
-import { IANAZone } from 'luxon';
 import { MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND } from './civil.js';
+import { isKnownZone, ZoneOffsetReader } from './zone-offset.js';
 
 export interface Transition {
   /** The UTC instant at which the new offset starts. */
@@ -21,6 +21,7 @@ interface YearTable {
   transitions: Transition[];
 }
 
+const MAX_DATE_MS = 8.64e15;
 const FIXED_OFFSET_PATTERN = /^(UTC|GMT|Z)?\s*[+-]\s*\d{1,2}(:?\d{2})?$/i;
 
 /** Asking Intl costs tens of microseconds, and a repository names the same few zones thousands of times. */
@@ -28,16 +29,20 @@ const validity = new Map<string, boolean>();
 const VALIDITY_CACHE_LIMIT = 1_000;
 
 export function isValidTimezone(name: string): boolean {
-  if (name === 'UTC' || name === 'Etc/UTC') return true;
+  if (isUtc(name)) return true;
   // Bare abbreviations (EST, KST, CET…) are rejected even where Intl accepts them: several are
   // fixed offsets that silently ignore DST, and the others are ambiguous to readers.
   if (!name.includes('/')) return false;
   let valid = validity.get(name);
   if (valid === undefined) {
-    valid = IANAZone.isValidZone(name);
+    valid = isKnownZone(name);
     if (validity.size < VALIDITY_CACHE_LIMIT) validity.set(name, valid);
   }
   return valid;
+}
+
+function isUtc(name: string): boolean {
+  return name === 'UTC' || name === 'Etc/UTC';
 }
 
 export function isFixedOffsetName(name: string): boolean {
@@ -72,19 +77,26 @@ export function suggestTimezone(name: string): string | undefined {
 }
 
 export class ZoneRules {
-  private readonly zone: IANAZone;
+  /** Undefined for UTC, whose offset is always 0: a UTC-only repository then never starts Intl's time zones (~15-30 ms). */
+  private readonly offsets: ZoneOffsetReader | undefined;
   private readonly years = new Map<number, YearTable>();
   private lastYear = Number.NaN;
   private lastYearStartMs = Number.POSITIVE_INFINITY;
   private lastYearEndMs = Number.NEGATIVE_INFINITY;
 
   constructor(readonly name: string) {
-    this.zone = IANAZone.create(name);
-    if (!this.zone.isValid) throw new Error(`invalid time zone ${name}`);
+    if (isUtc(name)) {
+      this.offsets = undefined;
+      return;
+    }
+    if (!isKnownZone(name)) throw new Error(`invalid time zone ${name}`);
+    this.offsets = new ZoneOffsetReader(name);
   }
 
   private rawOffsetMs(utcMs: number): number {
-    return this.zone.offset(utcMs) * MS_PER_MINUTE;
+    if (this.offsets) return this.offsets.offsetMinutes(utcMs) * MS_PER_MINUTE;
+    // NaN beyond the instants a Date can hold, as for every other zone.
+    return Math.abs(utcMs) <= MAX_DATE_MS ? 0 : Number.NaN;
   }
 
   private tableFor(year: number): YearTable {
