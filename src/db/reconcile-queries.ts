@@ -11,18 +11,30 @@ export interface ExpiredLease {
   maxAttempts: number;
   leaseOwner: string | null;
   scheduleVersion: number;
+  /** False when the attempt is still CLAIMED: the run waited in its runner's local queue and never started. */
+  started: boolean;
 }
 
 /** RUNNING runs whose lease expired (their runner died or hung), locked for this transaction. */
 export async function takeExpiredLeases(tx: Executor, now: Date, limit: number): Promise<ExpiredLease[]> {
-  const rows = await queryRows<{ id: string | number; schedule_id: string | number; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number }>(
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
     tx,
-    sql`select id, schedule_id, attempts, max_attempts, lease_owner, schedule_version from schedule_runs
-        where status = 'RUNNING' and lease_expires_at < ${now.toISOString()}::timestamptz
-        order by lease_expires_at limit ${limit}
-        for update skip locked`,
+    sql`select r.id, r.schedule_id, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
+          not exists (select 1 from run_attempts a where a.run_id = r.id and a.attempt = r.attempts and a.status = 'CLAIMED') as started
+        from schedule_runs r
+        where r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
+        order by r.lease_expires_at limit ${limit}
+        for update of r skip locked`,
   );
-  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), attempt: r.attempts, maxAttempts: r.max_attempts, leaseOwner: r.lease_owner, scheduleVersion: r.schedule_version }));
+  return rows.map((r) => ({
+    runId: Number(r.id),
+    scheduleId: Number(r.schedule_id),
+    attempt: r.attempts,
+    maxAttempts: r.max_attempts,
+    leaseOwner: r.lease_owner,
+    scheduleVersion: r.schedule_version,
+    started: r.started,
+  }));
 }
 
 export interface StallResolution {
@@ -56,6 +68,38 @@ export async function resolveStalledRuns(tx: Executor, resolutions: StallResolut
           from moved m where a.run_id = m.id and a.attempt = m.attempts and a.status = 'RUNNING'
         )
         select id from moved`,
+  );
+  return rows.length;
+}
+
+/**
+ * Runs whose runner died while they waited in its local queue (attempt still CLAIMED): back to
+ * QUEUED for any runner, with no attempt used up. The attempt is kept, CANCELLED, as the record
+ * of the claim; the start mark is written just after a job starts, so in the rare case of a
+ * runner killed in between, the job may run again, as with any outcome lost to a crash.
+ */
+export async function requeueUnstartedRuns(tx: Executor, runs: Array<{ runId: number; attempt: number }>, now: Date): Promise<number> {
+  if (runs.length === 0) return 0;
+  const nowIso = now.toISOString();
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`with input as (
+          select * from unnest(${sql.param(runs.map((r) => r.runId))}::bigint[], ${sql.param(runs.map((r) => r.attempt))}::int[]) as x(id, attempt)
+        ),
+        requeued as (
+          update schedule_runs r
+          set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = r.max_attempts + 1,
+              run_after = greatest(r.run_after, ${nowIso}::timestamptz)
+          from input i join run_attempts a on a.run_id = i.id and a.attempt = i.attempt and a.status = 'CLAIMED'
+          where r.id = i.id and r.status = 'RUNNING' and r.attempts = i.attempt
+          returning r.id, r.attempts
+        ),
+        closed as (
+          update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz,
+            error = 'claimed by a runner that stopped before starting it (lease expired); handed back, no attempt used'
+          from requeued q where a.run_id = q.id and a.attempt = q.attempts and a.status = 'CLAIMED'
+        )
+        select id from requeued`,
   );
   return rows.length;
 }

@@ -212,7 +212,7 @@ export async function markRunCancelled(tx: Executor, runId: number, expected: Ru
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, error = ${note}
-          from cancelled c where a.run_id = c.id and a.attempt = c.attempts and a.status = 'RUNNING'
+          from cancelled c where a.run_id = c.id and a.attempt = c.attempts and a.status in ('CLAIMED', 'RUNNING')
         )
         select id from cancelled`,
   );

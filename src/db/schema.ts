@@ -140,7 +140,7 @@ export const runAttempts = pgTable(
   },
   (t) => [
     uniqueIndex('run_attempts_run_attempt_key').on(t.runId, t.attempt),
-    check('run_attempts_status_check', sql`${t.status} in ('RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED')`),
+    check('run_attempts_status_check', sql`${t.status} in ('CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED')`),
   ],
 );
 

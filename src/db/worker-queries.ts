@@ -25,6 +25,10 @@ export interface ClaimedRun {
   queue: string;
   /** PRIORITY_RANK: lower starts first. */
   priority: number;
+  /** The claim's instant: the attempt's recorded start until the job really starts. */
+  claimedAt: Date;
+  /** Its attempt opened RUNNING (a free slot was waiting for it), not CLAIMED. */
+  openedRunning: boolean;
   leaseExpiresAt: Date;
 }
 
@@ -42,6 +46,7 @@ interface ClaimedRow {
   queue: string;
   priority: number;
   lease_expires_at: Date | string;
+  starts_now: boolean;
 }
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
@@ -51,8 +56,13 @@ export interface ClaimRequest {
   runnerId: string;
   now: Date;
   leaseMs: number;
-  /** How many runs this runner can start now. */
+  /** How many runs this runner takes (free slots plus room in its local queue). */
   capacity: number;
+  /**
+   * How many of them start at once (its free slots): their attempts open RUNNING; the others open
+   * CLAIMED and are marked RUNNING when they start (`markAttemptsStarted`). Default: all.
+   */
+  startNow?: number;
   queueLimits: Record<string, number>;
   defaultQueueLimit: number;
 }
@@ -113,15 +123,18 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           from locked l where r.id = l.id
           returning r.*
         ),
+        ordered as (
+          select claimed.*, row_number() over (order by claimed.priority, claimed.scheduled_for, claimed.id) <= ${request.startNow ?? request.capacity} as starts_now
+          from claimed
+        ),
         opened as (
           insert into run_attempts (run_id, attempt, runner_id, status, started_at)
-          select id, attempts, ${request.runnerId}, 'RUNNING', ${now}::timestamptz from claimed
+          select id, attempts, ${request.runnerId}, case when starts_now then 'RUNNING' else 'CLAIMED' end, ${now}::timestamptz from ordered
         )
-        select claimed.id, claimed.schedule_id, s.name as schedule_name, claimed.schedule_version, claimed.scheduled_for,
-          claimed.trigger_type, claimed.idempotency_key, claimed.business_date, claimed.attempts, claimed.max_attempts,
-          claimed.queue, claimed.priority, claimed.lease_expires_at
-        from claimed join schedules s on s.id = claimed.schedule_id
-        order by claimed.priority, claimed.scheduled_for, claimed.id`,
+        select o.id, o.schedule_id, s.name as schedule_name, o.schedule_version, o.scheduled_for, o.trigger_type, o.idempotency_key,
+          o.business_date, o.attempts, o.max_attempts, o.queue, o.priority, o.lease_expires_at, o.starts_now
+        from ordered o join schedules s on s.id = o.schedule_id
+        order by o.priority, o.scheduled_for, o.id`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
@@ -136,6 +149,8 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
     maxAttempts: r.max_attempts,
     queue: r.queue,
     priority: r.priority,
+    claimedAt: request.now,
+    openedRunning: r.starts_now,
     leaseExpiresAt: toDate(r.lease_expires_at),
   }));
 }
@@ -186,11 +201,12 @@ export interface AttemptCompletion {
    */
   finishedAt?: Date | null;
   /**
-   * When the job really started. A runner claims a little ahead of its free slots, so a claimed
-   * run may wait briefly in its local queue: the attempt (and the run, if this attempt was its
-   * first start) records the real start instead of the claim (default: the claim).
+   * When the job really started, and when it was claimed. A runner claims a little ahead of its
+   * free slots, so a claimed run may wait briefly in its local queue: the attempt (and the run, if
+   * this attempt was its first start) records the real start instead of the claim.
    */
   startedAt?: Date | null;
+  claimedAt?: Date | null;
 }
 
 /**
@@ -218,17 +234,18 @@ export async function completeAttempts(
             ${sql.param(column((c) => c.httpStatus))}::int[], ${sql.param(column((c) => c.error))}::text[],
             ${sql.param(column((c) => c.stdoutTail))}::text[], ${sql.param(column((c) => c.stderrTail))}::text[],
             ${sql.param(column((c) => (c.finishedAt ?? now).toISOString()))}::timestamptz[],
-            ${sql.param(column((c) => c.startedAt?.toISOString() ?? null))}::timestamptz[])
-            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at)
+            ${sql.param(column((c) => c.startedAt?.toISOString() ?? null))}::timestamptz[],
+            ${sql.param(column((c) => c.claimedAt?.toISOString() ?? null))}::timestamptz[])
+            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at, claimed_at)
         ),
         done as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after),
               finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then i.finished_at else null end,
               -- The run's start is its first attempt's: replaced only when this attempt's claim set it.
-              started_at = case when i.started_at is not null and r.started_at = a.started_at then i.started_at else r.started_at end,
+              started_at = case when i.started_at is not null and r.started_at = i.claimed_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null
-          from input i left join run_attempts a on a.run_id = i.id and a.attempt = i.attempt
+          from input i
           where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
           returning r.id, r.schedule_id, r.status,
             exists (select 1 from schedule_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
@@ -238,11 +255,37 @@ export async function completeAttempts(
           set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
               error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
           from input i join done d on d.id = i.id
-          where a.run_id = i.id and a.attempt = i.attempt and a.status = 'RUNNING'
+          where a.run_id = i.id and a.attempt = i.attempt and a.status in ('CLAIMED', 'RUNNING')
         )
         select id, schedule_id, status, has_pending from done`,
   );
   return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, hasPending: r.has_pending }));
+}
+
+/**
+ * Records that claimed jobs have started (CLAIMED → RUNNING, with the real start; the run's start
+ * too when this attempt's claim set it). Written in batches after the fact: what tells the
+ * reconciler whether a run whose runner died had started (its attempt STALLED, per onStall) or
+ * was still waiting in that runner's local queue (handed back, no attempt used).
+ */
+export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<{ runId: number; attempt: number; startedAt: Date; claimedAt: Date }>): Promise<void> {
+  if (starts.length === 0) return;
+  await tx.execute(
+    sql`with input as (
+          select * from unnest(${sql.param(starts.map((s) => s.runId))}::bigint[], ${sql.param(starts.map((s) => s.attempt))}::int[],
+            ${sql.param(starts.map((s) => s.startedAt.toISOString()))}::timestamptz[], ${sql.param(starts.map((s) => s.claimedAt.toISOString()))}::timestamptz[])
+            as x(id, attempt, started_at, claimed_at)
+        ),
+        held as (
+          select i.* from input i join schedule_runs r on r.id = i.id
+          where r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+        ),
+        runs as (
+          update schedule_runs r set started_at = h.started_at from held h where r.id = h.id and r.started_at = h.claimed_at
+        )
+        update run_attempts a set status = 'RUNNING', started_at = h.started_at
+        from held h where a.run_id = h.id and a.attempt = h.attempt and a.status = 'CLAIMED'`,
+  );
 }
 
 /**
@@ -287,7 +330,7 @@ export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: 
           returning r.id, i.attempt
         ),
         removed as (
-          delete from run_attempts a using returned d where a.run_id = d.id and a.attempt = d.attempt and a.status = 'RUNNING'
+          delete from run_attempts a using returned d where a.run_id = d.id and a.attempt = d.attempt and a.status in ('CLAIMED', 'RUNNING')
         )
         select id from returned`,
   );
@@ -312,7 +355,7 @@ export async function releaseLeases(tx: Executor, runnerId: string, runIds: numb
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${now.toISOString()}::timestamptz, error = 'runner shut down before the attempt finished; run released to other runners'
-          from released r where a.run_id = r.id and a.attempt = r.attempts and a.status = 'RUNNING'
+          from released r where a.run_id = r.id and a.attempt = r.attempts and a.status in ('CLAIMED', 'RUNNING')
         )
         select id from released`,
   );

@@ -5,7 +5,7 @@
  * next_run_at lies in the past is simply due, and the scheduler applies its misfire policy.
  */
 import type { Database } from '../db/client.js';
-import { loadStallPolicies, markSilentRunnersStopped, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
+import { loadStallPolicies, markSilentRunnersStopped, requeueUnstartedRuns, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { endExpiredPauses } from '../db/pause-queries.js';
 import { promotePendingRuns } from '../db/worker-queries.js';
@@ -14,6 +14,8 @@ import { stallDecision } from './policy/lease.js';
 
 export interface ReconcileResult {
   stalled: number;
+  /** Runs claimed ahead by a runner that died before starting them, handed back. */
+  requeued: number;
   promoted: number;
   silentRunners: number;
   pausesEnded: number;
@@ -29,8 +31,11 @@ export interface ReconcileOptions {
 
 export async function runReconcileTick(database: Database, options: ReconcileOptions): Promise<ReconcileResult> {
   const now = new Date(options.nowMs);
-  const { stalled, promoted } = await database.db.transaction(async (tx) => {
-    const expired = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500);
+  const { stalled, promoted, requeued } = await database.db.transaction(async (tx) => {
+    const leases = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500);
+    // A run that never left its dead runner's local queue did not stall: it goes back in line.
+    const requeued = await requeueUnstartedRuns(tx, leases.filter((l) => !l.started).map((l) => ({ runId: l.runId, attempt: l.attempt })), now);
+    const expired = leases.filter((l) => l.started);
     const policies = await loadStallPolicies(tx, expired.map((e) => e.runId));
     const resolutions: StallResolution[] = expired.map((lease) => {
       const policy = policies.get(lease.runId);
@@ -39,10 +44,10 @@ export async function runReconcileTick(database: Database, options: ReconcileOpt
     });
     const stalledCount = await resolveStalledRuns(tx, resolutions, now);
     const promotedCount = await promotePendingRuns(tx, 'all');
-    if (promotedCount > 0 || resolutions.some((r) => r.runStatus === 'RETRY_PENDING')) await notifyRunsQueued(tx);
-    return { stalled: stalledCount, promoted: promotedCount };
+    if (requeued > 0 || promotedCount > 0 || resolutions.some((r) => r.runStatus === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+    return { stalled: stalledCount, promoted: promotedCount, requeued };
   });
   const silentRunners = await markSilentRunnersStopped(database.db, now, options.runnerSilenceMs);
   const pausesEnded = await endExpiredPauses(database.db, now);
-  return { stalled, promoted, silentRunners, pausesEnded };
+  return { stalled, promoted, requeued, silentRunners, pausesEnded };
 }

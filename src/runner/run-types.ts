@@ -13,7 +13,8 @@ export type TriggerType = 'SCHEDULED' | 'MANUAL' | 'BACKFILL';
 
 export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP';
 
-export type AttemptStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'STALLED' | 'CANCELLED';
+/** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
+export type AttemptStatus = 'CLAIMED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'STALLED' | 'CANCELLED';
 
 /** Claim order: lower first. */
 export const PRIORITY_RANK = { CRITICAL: 0, HIGH: 1, NORMAL: 2, LOW: 3 } as const;

@@ -193,7 +193,7 @@ export class Runner {
     if (nowMs >= this.nextReconcileMs) {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
       const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls });
-      if (result.stalled > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
+      if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
   }

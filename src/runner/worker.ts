@@ -21,6 +21,7 @@ import {
   claimRuns,
   completeAttempts,
   extendLeases,
+  markAttemptsStarted,
   promotePendingRuns,
   releaseLeases,
   returnUnstartedRuns,
@@ -91,6 +92,8 @@ export class Worker {
   private averageDurationMs: number | undefined;
   private readonly definitions: DefinitionCache;
   private completions: Array<{ entry: InFlight; run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
+  /** Jobs started and not yet recorded as started (their attempt is CLAIMED in the database). */
+  private unmarkedStarts: InFlight[] = [];
   private flushing: Promise<unknown> | undefined;
   private claiming: Promise<unknown> | undefined;
   /** Resolves the flush lane of `flushAndClaim` waiting for an outcome (or for the claim lane to end). */
@@ -143,7 +146,8 @@ export class Worker {
     const capacity = this.freeSlots;
     if (capacity === 0) return 0;
     const now = new Date(this.options.clock.nowMs());
-    const work = this.database.db.transaction((tx) => claimRuns(tx, this.claimRequest(now, capacity)));
+    const startNow = Math.max(0, this.options.concurrency - this.executing - this.ready.length);
+    const work = this.database.db.transaction((tx) => claimRuns(tx, { ...this.claimRequest(now, capacity), startNow }));
     this.claiming = work;
     let claimed: ClaimedRun[];
     try {
@@ -186,6 +190,7 @@ export class Worker {
     const { run, definition } = entry;
     entry.startedMs = this.options.clock.nowMs();
     this.executing += 1;
+    if (!run.openedRunning) this.unmarkedStarts.push(entry);
     entry.done = this.execute(run, definition, entry.controller.signal).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
@@ -269,6 +274,7 @@ export class Worker {
         stderrTail: outcome.stderrTail,
         finishedAt: new Date(finishedMs),
         startedAt: entry.startedMs === undefined ? null : new Date(entry.startedMs),
+        claimedAt: run.claimedAt,
       },
     });
     this.signalFlushLane?.();
@@ -304,7 +310,7 @@ export class Worker {
     const flushLane = async (): Promise<number> => {
       let flushed = 0;
       for (;;) {
-        if (this.completions.length > 0) flushed += await this.flushCompletions();
+        if (this.pendingCompletions > 0) flushed += await this.flushCompletions();
         else if (claimLaneDone) return flushed;
         else await new Promise<void>((resolve) => (this.signalFlushLane = resolve));
       }
@@ -313,14 +319,24 @@ export class Worker {
     return { flushed, claimed };
   }
 
-  /** Writes every buffered outcome in one transaction (QUEUE_NEW successors promoted in it). */
+  /**
+   * Writes every buffered outcome in one transaction (QUEUE_NEW successors promoted in it), with
+   * the start of the jobs still running (an ended job's outcome carries its start).
+   */
   async flushCompletions(): Promise<number> {
     while (this.flushing) await this.flushing;
     const batch = this.completions;
-    if (batch.length === 0) return 0;
+    const starts = this.unmarkedStarts.filter((e) => !e.ended && !e.abandoned);
+    this.unmarkedStarts = [];
+    if (batch.length === 0 && starts.length === 0) return 0;
     this.completions = [];
     const now = new Date(this.options.clock.nowMs());
     const work = this.database.db.transaction(async (tx) => {
+      await markAttemptsStarted(
+        tx,
+        this.options.runnerId,
+        starts.map((e) => ({ runId: e.run.id, attempt: e.run.attempt, startedAt: new Date(e.startedMs ?? now.getTime()), claimedAt: e.run.claimedAt })),
+      );
       const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
       const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
@@ -333,6 +349,7 @@ export class Worker {
     } catch (error) {
       // Nothing was written: keep the outcomes for the next try (the database settles duplicates).
       this.completions = [...batch, ...this.completions];
+      this.unmarkedStarts = [...starts, ...this.unmarkedStarts];
       throw error;
     } finally {
       this.flushing = undefined;
@@ -345,8 +362,9 @@ export class Worker {
     return batch.length;
   }
 
+  /** Outcomes and job starts waiting to be written. */
   get pendingCompletions(): number {
-    return this.completions.length;
+    return this.completions.length + this.unmarkedStarts.length;
   }
 
   /** Extends our leases; runs whose lease we lost (cancelled, or taken over) are stopped. */

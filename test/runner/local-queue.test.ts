@@ -13,6 +13,7 @@ import type { ExecutionOutcome } from '../../src/runner/run-types.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import type { StoredPolicy } from '../../src/db/settings-queries.js';
+import { runReconcileTick } from '../../src/runner/reconciler.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 
@@ -208,5 +209,48 @@ describe('worker local queue', () => {
     await settle();
     expect(setup.jobs.started).not.toContain(waiting[0]);
     expect(setup.jobs.started).toContain(waiting[1]);
+  });
+
+  it('opens the attempts of runs that start at once RUNNING, the others CLAIMED until their job starts', async () => {
+    const setup = await setUp({ concurrency: 2, prefetch: 3 });
+    database = setup.database;
+    await queueRuns(database, 10);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // 2 start at once, 3 wait
+    const attempts = () =>
+      queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from run_attempts order by run_id`);
+    expect((await attempts()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED', 'CLAIMED']);
+    setup.clock.advance(250);
+    setup.jobs.finish(Number((await attempts())[2]!.run_id)); // the first waiting run starts now
+    await settle();
+    await setup.worker.flushCompletions();
+    const after = await attempts();
+    expect(after.map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED']);
+    expect(new Date(after[4]!.started_at).getTime()).toBe(T0 + 250);
+  });
+
+  it('after its runner died, hands back the runs it never started (no attempt used) and stalls the ones it started', async () => {
+    const setup = await setUp({ concurrency: 2, prefetch: 3 });
+    database = setup.database;
+    await queueRuns(database, 10);
+    await setup.worker.claimAndStart();
+    setup.jobs.finishAll();
+    await settle();
+    await setup.worker.flushAndClaim(); // 2 running, 3 waiting; then the runner is gone
+    await runReconcileTick(database, { nowMs: T0 + 31_000, runnerSilenceMs: 90_000 });
+    const rows = await queryRows<{ status: string; attempts: number; max_attempts: number; attempt_status: string }>(
+      database.db,
+      sql`select r.status, r.attempts, r.max_attempts, a.status as attempt_status from schedule_runs r join run_attempts a on a.run_id = r.id and a.attempt = r.attempts
+          where a.status not in ('SUCCEEDED') order by r.id`,
+    );
+    expect(rows).toEqual([
+      { status: 'FAILED', attempts: 1, max_attempts: 1, attempt_status: 'STALLED' },
+      { status: 'FAILED', attempts: 1, max_attempts: 1, attempt_status: 'STALLED' },
+      { status: 'QUEUED', attempts: 1, max_attempts: 2, attempt_status: 'CANCELLED' },
+      { status: 'QUEUED', attempts: 1, max_attempts: 2, attempt_status: 'CANCELLED' },
+      { status: 'QUEUED', attempts: 1, max_attempts: 2, attempt_status: 'CANCELLED' },
+    ]);
   });
 });

@@ -31,7 +31,11 @@ export const TRANSITIONS: readonly TransitionEdge[] = [
   { from: 'RUNNING', to: 'RETRY_PENDING', by: 'attempt failed, timed out or stalled (onStall retry) with attempts left' },
   { from: 'RUNNING', to: 'CANCELLED', by: 'cancel (the process group is killed)' },
   { from: 'RUNNING', to: 'MANUAL_REQUIRED', by: 'reconcile: lease expired with onStall manual' },
-  { from: 'RUNNING', to: 'QUEUED', by: 'graceful shutdown: drain timeout reached, lease released for another runner' },
+  {
+    from: 'RUNNING',
+    to: 'QUEUED',
+    by: 'graceful shutdown: drain timeout reached, lease released for another runner; or claimed ahead and never started: handed back at shutdown, or by reconcile once its runner is gone',
+  },
 
   { from: 'RETRY_PENDING', to: 'RUNNING', by: 'worker claim of a due retry' },
   { from: 'RETRY_PENDING', to: 'SKIPPED', by: 'pause: not-yet-started runs are skipped with reason PAUSED' },

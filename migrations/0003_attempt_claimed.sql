@@ -1,0 +1,2 @@
+ALTER TABLE "run_attempts" DROP CONSTRAINT "run_attempts_status_check";--> statement-breakpoint
+ALTER TABLE "run_attempts" ADD CONSTRAINT "run_attempts_status_check" CHECK ("run_attempts"."status" in ('CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'));
