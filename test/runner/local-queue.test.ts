@@ -72,6 +72,14 @@ async function setUp(options: { concurrency: number; prefetch: number; policy?: 
 /** Lets the jobs' promise callbacks (outcome recorded, next local run started) run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A first round of 0 ms jobs proves them short; the next claim fills the slots and the local queue. */
+async function fillLocalQueue(setup: Awaited<ReturnType<typeof setUp>>): Promise<void> {
+  await setup.worker.claimAndStart();
+  setup.jobs.finishAll();
+  await settle();
+  await setup.worker.flushAndClaim();
+}
+
 describe('worker local queue', () => {
   let database: Database | undefined;
   afterEach(async () => {
@@ -117,10 +125,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 1, prefetch: 5 });
     database = setup.database;
     await queueRuns(database, 3);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // claims the other two at 12:00:00; one starts, one waits
+    await fillLocalQueue(setup); // claims the other two at 12:00:00; one starts, one waits
     const [, second, third] = (await runRows(database)).map((r) => Number(r.id));
     setup.clock.advance(400);
     setup.jobs.finish(second!); // the third starts now, 400 ms after its claim
@@ -144,10 +149,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 1, prefetch: 3 });
     database = setup.database;
     await queueRuns(database, 6, { priority: 3 });
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // 1 running + 3 waiting (LOW)
+    await fillLocalQueue(setup); // 1 running + 3 waiting (LOW)
     expect(setup.worker.queuedLocally).toBe(3);
     await queueRuns(database, 1, { priority: 1, firstSlot: '2026-11-29T11:30:00Z' }); // HIGH
     setup.jobs.finishAll(); // frees a slot: the oldest LOW run starts from the local queue
@@ -164,10 +166,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 1, prefetch: 100, policy: { ...defaultPolicy, queues: { default: { concurrency: 3 } } } });
     database = setup.database;
     await queueRuns(database, 20);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim();
+    await fillLocalQueue(setup);
     expect((await runRows(database)).filter((r) => r.status === 'RUNNING')).toHaveLength(3);
     expect(setup.worker.activeCount + setup.worker.queuedLocally).toBe(3);
   });
@@ -176,10 +175,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 2, prefetch: 4 });
     database = setup.database;
     await queueRuns(database, 10);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // 2 running, 4 waiting
+    await fillLocalQueue(setup); // 2 running, 4 waiting
     expect(await setup.worker.returnUnstarted()).toBe(4);
     const rows = await runRows(database);
     expect(rows.filter((r) => r.status === 'RUNNING')).toHaveLength(2);
@@ -197,10 +193,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 1, prefetch: 2 });
     database = setup.database;
     await queueRuns(database, 4);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // 1 running, 2 waiting
+    await fillLocalQueue(setup); // 1 running, 2 waiting
     const waiting = (await runRows(database)).filter((r) => r.status === 'RUNNING').map((r) => Number(r.id)).filter((id) => !setup.jobs.running.has(id));
     expect(waiting).toHaveLength(2);
     setup.worker.abandon(waiting[0]!);
@@ -215,10 +208,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 2, prefetch: 3 });
     database = setup.database;
     await queueRuns(database, 10);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // 2 start at once, 3 wait
+    await fillLocalQueue(setup); // 2 start at once, 3 wait
     const attempts = () =>
       queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from run_attempts order by run_id`);
     expect((await attempts()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED', 'CLAIMED']);
@@ -235,10 +225,7 @@ describe('worker local queue', () => {
     const setup = await setUp({ concurrency: 2, prefetch: 3 });
     database = setup.database;
     await queueRuns(database, 10);
-    await setup.worker.claimAndStart();
-    setup.jobs.finishAll();
-    await settle();
-    await setup.worker.flushAndClaim(); // 2 running, 3 waiting; then the runner is gone
+    await fillLocalQueue(setup); // 2 running, 3 waiting; then the runner is gone
     await runReconcileTick(database, { nowMs: T0 + 31_000, runnerSilenceMs: 90_000 });
     const rows = await queryRows<{ status: string; attempts: number; max_attempts: number; attempt_status: string }>(
       database.db,
