@@ -4,7 +4,7 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS } from './limits.js';
 import { createLocator, createTreeLocator, positionAt } from './locate.js';
 import { yamlLibrary } from './yaml-library.js';
-import type { DocumentPath, Locator, PositionMap, PositionNode, PositionSeq, SourcePosition } from './locate.js';
+import type { DocumentPath, Locator, PositionNode, SourcePosition } from './locate.js';
 
 export type { DocumentPath, SourcePosition } from './locate.js';
 
@@ -249,10 +249,10 @@ const OUTSIDE_SUBSET = new Error('outside the subset read by the fast path');
 const MAX_SIMPLE_KEY_LENGTH = 1000;
 
 // yaml core schema tests (yaml/dist/schema/core), in yaml's order of precedence: null, bool, int
-// (octal, decimal, hex), then floats. Octal, hex and floats are left to yaml.
+// (octal, decimal, hex), then floats. Octal, hex and floats are left to yaml. Decimal integers,
+// /^[-+]?[0-9]+$/, are matched by `isCoreInt`.
 const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const CORE_INT = /^[-+]?[0-9]+$/;
 const CORE_OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 
 const SPACE = 32;
@@ -272,10 +272,11 @@ export function parseSimpleManifest(source: ManifestSource): ParseResult | undef
   try {
     const lineStarts = countLines(source.text);
     if (lineStarts === undefined) return undefined;
-    const trees = new SimpleReader(source.text, lineStarts).readStream();
+    // Values only: positions other than the roots' are read again when asked for (see below).
+    const trees = new SimpleReader(source.text, lineStarts, false).readStream();
     if (trees === undefined || trees.length > MAX_DOCUMENTS) return undefined;
     const documents = trees.map((tree, index): ParsedDocument => {
-      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.node.start)) };
+      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.start)) };
     });
     return { documents, diagnostics: [] };
   } catch {
@@ -302,8 +303,8 @@ function createRereadingLocator(source: ManifestSource, index: number, root: Sou
 
 function readTreeLocator(source: ManifestSource, index: number): Locator {
   const lineStarts = countLines(source.text) ?? [];
-  const tree = new SimpleReader(source.text, lineStarts).readStream()?.[index];
-  if (tree === undefined) throw new Error(`${source.file}: document ${index} is not there when read again`);
+  const tree = new SimpleReader(source.text, lineStarts, true).readStream()?.[index];
+  if (tree === undefined || typeof tree.node === 'number' || tree.node.kind !== 'map') throw new Error(`${source.file}: document ${index} is not there when read again`);
   return createTreeLocator(tree.node, tree.value, lineStarts, source.text);
 }
 
@@ -337,9 +338,15 @@ function hasOnlyOrdinaryCharacters(text: string): boolean {
 }
 
 interface SimpleDocument {
-  node: PositionMap;
+  /** Offset of the root mapping's first key. */
+  start: number;
+  /** The tree of positions; `NOT_READ` when the reader was asked for values only. */
+  node: PositionNode;
   value: Record<string, unknown>;
 }
+
+/** What a collection's node is when positions are not read. */
+const NOT_READ: PositionNode = -1;
 
 class SimpleReader {
   // The content lines (neither blank nor comment) of the document being read.
@@ -351,6 +358,8 @@ class SimpleReader {
   private value: unknown;
   /** Offset just past the flow node returned last. */
   private position = 0;
+  /** The key `scanKey` found last (sliced once: keys are most of the strings a manifest has). */
+  private key = '';
   // Entries of the collections being read, nested ones above their parents': each collection
   // splices its own off when it ends, so the arrays it keeps are exactly as long as needed (an
   // array grown by push reserves 16 slots or more, and ten thousand documents keep theirs).
@@ -362,6 +371,8 @@ class SimpleReader {
   constructor(
     private readonly text: string,
     private readonly lineStarts: readonly number[],
+    /** False to read values only: no position nodes are built, collections are `NOT_READ`. */
+    private readonly withPositions: boolean,
   ) {}
 
   readStream(): SimpleDocument[] | undefined {
@@ -409,18 +420,19 @@ class SimpleReader {
     if (this.indents[0] !== 0) throw OUTSIDE_SUBSET;
     const node = this.readBlockMap(0, undefined);
     if (this.line !== this.starts.length) throw OUTSIDE_SUBSET;
-    documents.push({ node, value: this.value as Record<string, unknown> });
+    documents.push({ start: this.starts[0] as number, node, value: this.value as Record<string, unknown> });
     this.starts = [];
     this.indents = [];
     this.ends = [];
   }
 
   /** A block mapping whose keys are at column `indent`; `firstKey` when it starts after `- `. */
-  private readBlockMap(indent: number, firstKey: number | undefined): PositionMap {
-    const { text } = this;
+  private readBlockMap(indent: number, firstKey: number | undefined): PositionNode {
+    const { text, withPositions } = this;
     const base = this.keyStack.length;
     const nodeBase = this.nodeStack.length;
     const value: Record<string, unknown> = {};
+    let entries = 0;
     let keyStart = firstKey;
     while (this.line < this.starts.length) {
       if (keyStart === undefined) {
@@ -432,7 +444,7 @@ class SimpleReader {
       const end = this.ends[this.line] as number;
       const colon = this.scanKey(keyStart, end);
       if (colon === -1) throw OUTSIDE_SUBSET;
-      const key = text.slice(keyStart, colon);
+      const key = this.key;
       if (Object.hasOwn(value, key)) throw OUTSIDE_SUBSET;
       const after = skipSpaces(text, colon + 1, end);
       let child: PositionNode;
@@ -443,15 +455,19 @@ class SimpleReader {
         child = this.readInline(after, end);
         this.line += 1;
       }
-      this.keyStack.push(key);
-      this.keyStartStack.push(keyStart);
-      this.nodeStack.push(child);
+      if (withPositions) {
+        this.keyStack.push(key);
+        this.keyStartStack.push(keyStart);
+        this.nodeStack.push(child);
+      }
       value[key] = this.value;
+      entries += 1;
       keyStart = undefined;
     }
-    if (this.keyStack.length === base) throw OUTSIDE_SUBSET;
-    const keyStarts = this.keyStartStack.splice(base);
+    if (entries === 0) throw OUTSIDE_SUBSET;
     this.value = value;
+    if (!withPositions) return NOT_READ;
+    const keyStarts = this.keyStartStack.splice(base);
     return { kind: 'map', start: keyStarts[0] as number, keys: this.keyStack.splice(base), keyStarts, values: this.nodeStack.splice(nodeBase) };
   }
 
@@ -466,7 +482,7 @@ class SimpleReader {
     throw OUTSIDE_SUBSET;
   }
 
-  private readBlockSeq(indent: number): PositionSeq {
+  private readBlockSeq(indent: number): PositionNode {
     const { text } = this;
     const start = (this.starts[this.line] as number) + indent;
     const nodeBase = this.nodeStack.length;
@@ -487,11 +503,11 @@ class SimpleReader {
         child = this.readInline(item, end);
         this.line += 1;
       }
-      this.nodeStack.push(child);
+      if (this.withPositions) this.nodeStack.push(child);
       this.valueStack.push(this.value);
     }
     this.value = this.valueStack.splice(valueBase);
-    return { kind: 'seq', start, items: this.nodeStack.splice(nodeBase) };
+    return this.withPositions ? { kind: 'seq', start, items: this.nodeStack.splice(nodeBase) } : NOT_READ;
   }
 
   private isSequenceEntry(offset: number): boolean {
@@ -514,6 +530,7 @@ class SimpleReader {
     if (i + 1 < end && text.charCodeAt(i + 1) !== SPACE) return -1;
     const key = text.slice(start, i);
     if (key.length > MAX_SIMPLE_KEY_LENGTH || FORBIDDEN_KEYS.has(key) || typeof resolvePlainScalar(key) !== 'string') return -1;
+    this.key = key;
     return i;
   }
 
@@ -569,7 +586,7 @@ class SimpleReader {
 
   /** `[a, b]` or `{ k: v }` closed on the same line, no trailing comma, no implicit pairs. */
   private readFlowCollection(start: number, end: number): PositionNode {
-    const { text } = this;
+    const { text, withPositions } = this;
     const isMap = text.charCodeAt(start) === OPEN_BRACE;
     const close = isMap ? CLOSE_BRACE : CLOSE_BRACKET;
     const base = this.keyStack.length;
@@ -581,14 +598,18 @@ class SimpleReader {
       for (;;) {
         if (isMap) {
           const colon = this.scanFlowKey(i, end);
-          const key = text.slice(i, colon);
+          const key = this.key;
           if (Object.hasOwn(mapValue, key)) throw OUTSIDE_SUBSET;
-          this.nodeStack.push(this.readFlowItem(skipSpaces(text, colon + 1, end), end));
-          this.keyStack.push(key);
-          this.keyStartStack.push(i);
+          const node = this.readFlowItem(skipSpaces(text, colon + 1, end), end);
+          if (withPositions) {
+            this.nodeStack.push(node);
+            this.keyStack.push(key);
+            this.keyStartStack.push(i);
+          }
           mapValue[key] = this.value;
         } else {
-          this.nodeStack.push(this.readFlowItem(i, end));
+          const node = this.readFlowItem(i, end);
+          if (withPositions) this.nodeStack.push(node);
           this.valueStack.push(this.value);
         }
         i = skipSpaces(text, this.position, end);
@@ -601,12 +622,10 @@ class SimpleReader {
     }
     if (i >= end) throw OUTSIDE_SUBSET;
     this.position = i + 1;
+    this.value = isMap ? mapValue : this.valueStack.splice(valueBase);
+    if (!withPositions) return NOT_READ;
     const nodes = this.nodeStack.splice(nodeBase);
-    if (isMap) {
-      this.value = mapValue;
-      return { kind: 'map', start, keys: this.keyStack.splice(base), keyStarts: this.keyStartStack.splice(base), values: nodes };
-    }
-    this.value = this.valueStack.splice(valueBase);
+    if (isMap) return { kind: 'map', start, keys: this.keyStack.splice(base), keyStarts: this.keyStartStack.splice(base), values: nodes };
     return { kind: 'seq', start, items: nodes };
   }
 
@@ -669,11 +688,31 @@ function resolvePlainScalar(raw: string): unknown {
   // Only null and booleans start otherwise; the longest of them is `false`.
   if (!((c >= 48 && c <= 57) || c === 43 || c === DASH || c === 46)) {
     if (raw.length > 5) return raw;
-    if (CORE_NULL.test(raw)) return null;
-    if (CORE_BOOL.test(raw)) return c === 116 || c === 84;
+    // The regular expressions only for what can match them: nulls start with `~` or n (or are
+    // empty), booleans with t or f. Most keys are words of five letters or fewer.
+    if ((raw.length === 0 || c === 126 || c === 110 || c === 78) && CORE_NULL.test(raw)) return null;
+    if ((c === 116 || c === 84 || c === 102 || c === 70) && CORE_BOOL.test(raw)) return c === 116 || c === 84;
     return raw;
   }
-  if (CORE_INT.test(raw)) return parseInt(raw, 10);
-  if (CORE_OTHER_NUMBER.test(raw)) throw OUTSIDE_SUBSET;
+  if (isCoreInt(raw)) return parseInt(raw, 10);
+  if (mayBeOtherNumber(raw) && CORE_OTHER_NUMBER.test(raw)) throw OUTSIDE_SUBSET;
   return raw;
+}
+
+/** /^[-+]?[0-9]+$/ in a loop: durations (`5m`, `30s`) start with a digit too, and this is asked of each. */
+function isCoreInt(raw: string): boolean {
+  const first = raw.charCodeAt(0);
+  let i = first === 43 || first === DASH ? 1 : 0;
+  if (i === raw.length) return false;
+  for (; i < raw.length; i += 1) {
+    const c = raw.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** False when `CORE_OTHER_NUMBER` cannot match: its texts end in a digit, a hex digit, `.`, `inf` or `nan`. */
+function mayBeOtherNumber(raw: string): boolean {
+  const c = raw.charCodeAt(raw.length - 1);
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) || c === 46 || c === 110 || c === 78;
 }
