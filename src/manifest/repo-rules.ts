@@ -13,26 +13,32 @@ interface Occurrence {
   column: number;
 }
 
+/** Where a first occurrence is, looked up only if a later one is reported (without its value). */
+type FirstOccurrence = Pick<ParsedDocument, 'file' | 'locate'>;
+
 /**
- * Documents are taken in the order given (files in load order, documents in file order); the first
+ * Documents are added in the order given (files in load order, documents in file order); the first
  * occurrence is the reference and every later one is reported, naming where the first is. Positions
- * are looked up only for the documents reported: locating may read a file again (`parse.ts`).
+ * are looked up only for the documents reported: locating may read a file again (`parse.ts`), and
+ * what is kept of a first occurrence is its locator, not its value, so documents can be added as
+ * they are parsed and dropped after.
  */
-export function checkRepositoryRules(docs: readonly ParsedDocument[]): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const scheduleNames = new Map<string, ParsedDocument>();
-  let firstPolicy: ParsedDocument | undefined;
-  for (const doc of docs) {
+export class RepositoryRules {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly scheduleNames = new Map<string, FirstOccurrence>();
+  private firstPolicy: FirstOccurrence | undefined;
+
+  add(doc: ParsedDocument): void {
     const value = doc.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
     const kind = value?.kind;
     if (kind === 'Schedule' && typeof value?.metadata?.name === 'string') {
       const name = value.metadata.name;
-      const first = scheduleNames.get(name);
+      const first = this.scheduleNames.get(name);
       if (!first) {
-        scheduleNames.set(name, doc);
-        continue;
+        this.scheduleNames.set(name, { file: doc.file, locate: doc.locate });
+        return;
       }
-      diagnostics.push({
+      this.diagnostics.push({
         severity: 'error',
         code: DiagnosticCodes.DUPLICATE_NAME,
         message: `schedule name "${name}" is already used at ${formatOccurrence(locateOccurrence(first, ['metadata', 'name']))}`,
@@ -41,24 +47,29 @@ export function checkRepositoryRules(docs: readonly ParsedDocument[]): Diagnosti
         hint: 'names identify schedules and their history: give each schedule its own name',
       });
     } else if (kind === 'Policy') {
-      if (!firstPolicy) {
-        firstPolicy = doc;
-        continue;
+      if (!this.firstPolicy) {
+        this.firstPolicy = { file: doc.file, locate: doc.locate };
+        return;
       }
-      diagnostics.push({
+      this.diagnostics.push({
         severity: 'error',
         code: DiagnosticCodes.MULTIPLE_POLICIES,
-        message: `only one Policy is allowed per repository; the first is at ${formatOccurrence(locateOccurrence(firstPolicy, ['kind']))}`,
+        message: `only one Policy is allowed per repository; the first is at ${formatOccurrence(locateOccurrence(this.firstPolicy, ['kind']))}`,
         ...locateOccurrence(doc, ['kind']),
         path: 'kind',
         hint: 'merge the policies into one document',
       });
     }
   }
-  return diagnostics;
 }
 
-function locateOccurrence(doc: ParsedDocument, path: readonly string[]): Occurrence {
+export function checkRepositoryRules(docs: readonly ParsedDocument[]): Diagnostic[] {
+  const rules = new RepositoryRules();
+  for (const doc of docs) rules.add(doc);
+  return rules.diagnostics;
+}
+
+function locateOccurrence(doc: FirstOccurrence, path: readonly string[]): Occurrence {
   return { file: doc.file, ...doc.locate(path, 'value') };
 }
 
