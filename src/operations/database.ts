@@ -3,7 +3,7 @@
  * PGlite in `.cronform/db` under the working directory.
  */
 import path from 'node:path';
-import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../db/client.js';
+import { DEFAULT_DATA_DIR, openDatabase, type Database, type Engine } from '../db/client.js';
 import { ensureSchema, SchemaBehindError } from '../db/migrate.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -13,8 +13,14 @@ export interface DatabaseChoice {
   env?: NodeJS.ProcessEnv;
 }
 
+const chosenUrl = (choice: DatabaseChoice): string | undefined => choice.databaseUrl ?? (choice.env ?? process.env).DATABASE_URL;
+
+export function chosenEngine(choice: DatabaseChoice): Engine {
+  return chosenUrl(choice) ? 'postgres' : 'pglite';
+}
+
 export async function openChosenDatabase(choice: DatabaseChoice, options: { migrate?: boolean } = {}): Promise<Database> {
-  const url = choice.databaseUrl ?? (choice.env ?? process.env).DATABASE_URL;
+  const url = chosenUrl(choice);
   const database = await openDatabase(url ? { url } : { dataDir: path.join(choice.cwd, DEFAULT_DATA_DIR) });
   if (options.migrate === false) return database;
   try {

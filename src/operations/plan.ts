@@ -9,7 +9,8 @@ import { readStoredPolicy } from '../db/settings-queries.js';
 import { buildPlan, findStoredToLoad, type BuildPlanInput } from '../plan/build-plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
-import { withDatabase, type DatabaseChoice } from './database.js';
+import { chosenEngine, withDatabase, type DatabaseChoice } from './database.js';
+import { StoredStateReader } from './stored-state-reader.js';
 import { loadSourcesAtRef } from './git-ref.js';
 import { validateManifests } from './validate.js';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
@@ -42,13 +43,28 @@ function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): St
 }
 
 export async function planChanges(options: PlanOptions): Promise<Plan> {
-  const desired = await loadDesired(options);
-  const common = { desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false };
   if (options.againstRef) {
+    const desired = await loadDesired(options);
     const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
-    return buildPlan({ ...common, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
+    return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
   }
-  return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
+  if (chosenEngine(options.database) === 'postgres') {
+    // Opening PostgreSQL is a connection: nothing worth a thread to overlap with the compile.
+    const desired = await loadDesired(options);
+    return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
+  }
+  // Embedded PGlite starts PostgreSQL in WebAssembly (~0.5 s of CPU) and reads 10,000 rows through
+  // it: done on another thread while this one compiles the manifests.
+  const reader = new StoredStateReader(options.database);
+  let desired: CompileResult;
+  try {
+    desired = await loadDesired(options);
+  } catch (error) {
+    await reader.cancel();
+    throw error;
+  }
+  const { engine, ...stored } = await reader.read(desired, options.nowMs);
+  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, ...stored, against: { kind: 'database', engine } });
 }
 
 export async function planAgainstDatabase(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs' | 'allowMassArchive'>): Promise<Plan> {

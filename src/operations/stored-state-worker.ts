@@ -1,0 +1,49 @@
+/**
+ * The worker thread of `StoredStateReader` (stored-state-reader.ts): opens the database and lists
+ * the stored schedules while the main thread compiles the manifests, then reads what the pairing
+ * asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
+ * memory (PGlite's WebAssembly PostgreSQL included) goes with it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
+import { readStoredPolicy } from '../db/settings-queries.js';
+import { openChosenDatabase, type DatabaseChoice } from './database.js';
+import type { StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
+
+const port = parentPort!;
+const { choice } = workerData as { choice: DatabaseChoice };
+const reply = (message: StoredStateReply) => port.postMessage(message);
+const nextRequest = () => new Promise<StoredStateRequest>((resolve) => port.once('message', resolve));
+
+/**
+ * A cloned Error keeps its message and stack only: `code`, `errno`, `path`… travel beside it, so
+ * the command reports the error as it did when the database was read on the main thread.
+ */
+function primitiveProperties(error: unknown): Record<string, string | number | boolean> {
+  if (typeof error !== 'object' || error === null) return {};
+  return Object.fromEntries(Object.entries(error).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)));
+}
+
+/** Thrown inside the transaction to roll it back when the main thread no longer needs the state. */
+class Cancelled extends Error {}
+
+try {
+  const database = await openChosenDatabase(choice);
+  try {
+    await database.db.transaction(
+      async (tx) => {
+        reply({ kind: 'summaries', engine: database.engine, current: await listStoredScheduleSummaries(tx) });
+        const request = await nextRequest();
+        if (request.kind === 'cancel') throw new Cancelled();
+        const storedDefinitions = await loadDefinitions(tx, request.definitionIds);
+        const history = await loadRunHistory(tx, request.archiveIds, request.nowMs);
+        reply({ kind: 'details', storedDefinitions, history, storedPolicy: await readStoredPolicy(tx) });
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  } finally {
+    await database.close();
+  }
+} catch (error) {
+  if (!(error instanceof Cancelled)) reply({ kind: 'error', error, properties: primitiveProperties(error) });
+}
