@@ -3,7 +3,8 @@ import { compileSources, type CompileResult } from '../compile/compile-sources.j
 import { loadManifestSources } from '../manifest/load.js';
 import { calendarForDefinition } from '../plan/figures.js';
 import { sortDiagnostics } from '../shared/diagnostics.js';
-import { countRunsPerDay } from '../time/runs-per-day.js';
+import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
+import type { SlotCalendar } from '../time/slots.js';
 
 export interface RunsPerDaySummary {
   /** Sum of the schedules' average runs per day over the next 35 local days. */
@@ -20,10 +21,20 @@ export interface ValidateResult extends CompileResult {
 
 /** Exact runs per day of every enabled schedule (analytic: a per-second cron costs what @daily does). */
 export function summarizeRunsPerDay(compiled: CompileResult, nowMs: number): RunsPerDaySummary {
+  // Schedules with the same timing share a calendar (calendarForDefinition), and its count.
+  const countedByCalendar = new Map<SlotCalendar, RunsPerDay>();
+  const countOnce = (calendar: SlotCalendar) => {
+    let counted = countedByCalendar.get(calendar);
+    if (!counted) {
+      counted = countRunsPerDay(calendar, nowMs);
+      countedByCalendar.set(calendar, counted);
+    }
+    return counted;
+  };
   const schedules = compiled.schedules
     .filter((s) => s.definition.enabled)
     .map((s) => {
-      const counted = countRunsPerDay(calendarForDefinition(s.definition), nowMs);
+      const counted = countOnce(calendarForDefinition(s.definition));
       return { name: s.definition.name, peak: counted.peak, average: Math.round(counted.average * 100) / 100 };
     });
   const round = (n: number) => Math.round(n * 100) / 100;

@@ -32,6 +32,33 @@ export function createDayMatcher(cron: CronExpression, dayMatch: DayMatch | unde
   };
 }
 
+/**
+ * A key that is equal for two expressions exactly when their day fields (and `dayMatch`) are, for
+ * caches of answers that depend on the days only. Months, days of month and weekdays are bit sets:
+ * joining the value arrays (31 numbers for `*`) as text cost more than the answers they cached.
+ */
+export function dayFieldsKey(cron: CronExpression, dayMatch: DayMatch | undefined): string {
+  const months = bitsOf(cron.months);
+  const daysOfMonth = bitsOf(cron.daysOfMonth);
+  const daysOfWeek = bitsOf(cron.daysOfWeek);
+  if (months === undefined || daysOfMonth === undefined || daysOfWeek === undefined) {
+    return `${cron.months.join()}|${cron.daysOfMonth.join()}|${cron.daysOfWeek.join()}|${cron.lastDayOfMonth}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
+  }
+  const flags = (cron.lastDayOfMonth ? 1 : 0) + (cron.dayOfMonthRestricted ? 2 : 0) + (cron.dayOfWeekRestricted ? 4 : 0);
+  return `${months}:${daysOfMonth}:${daysOfWeek}:${flags}:${dayMatch ?? ''}`;
+}
+
+/** Values 0-31 as a bit set; undefined for anything else (the text key is used then). */
+function bitsOf(values: readonly number[]): number | undefined {
+  let bits = 0;
+  for (const value of values) {
+    if (!(value >= 0 && value <= 31 && (value | 0) === value)) return undefined;
+    // 1 << 31 is negative in 32-bit arithmetic; every bit below it is exact either way.
+    bits += value === 31 ? 2_147_483_648 : 1 << value;
+  }
+  return bits;
+}
+
 /** Local wall times of a matching day, as seconds of the day, ascending. */
 export function secondsOfDay(cron: CronExpression): number[] {
   const result: number[] = [];

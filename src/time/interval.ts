@@ -4,7 +4,7 @@
  * cadence that the Policy's minInterval limits; DST effects are reported separately by plan.
  */
 import type { CronExpression } from './cron-parse.js';
-import { createDayMatcher } from './day-match.js';
+import { createDayMatcher, dayFieldsKey } from './day-match.js';
 import type { DayMatch } from './cron-parse.js';
 import { daysFromCivil } from './civil.js';
 
@@ -24,7 +24,7 @@ function smallestStep(values: number[]): number | undefined {
 const dayGapCache = new Map<string, number | undefined>();
 
 function smallestDayGap(cron: CronExpression, dayMatch: DayMatch | undefined): number | undefined {
-  const key = `${cron.daysOfMonth.join(',')}|${cron.lastDayOfMonth}|${cron.months.join(',')}|${cron.daysOfWeek.join(',')}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
+  const key = dayFieldsKey(cron, dayMatch);
   if (dayGapCache.has(key)) return dayGapCache.get(key);
   const gap = scanSmallestDayGap(cron, dayMatch);
   dayGapCache.set(key, gap);

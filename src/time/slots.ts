@@ -11,7 +11,7 @@
  */
 import type { CronExpression, DayMatch } from './cron-parse.js';
 import { MS_PER_DAY, MS_PER_SECOND } from './civil.js';
-import { createDayMatcher, secondsOfDay, type DayMatcher } from './day-match.js';
+import { createDayMatcher, dayFieldsKey, secondsOfDay, type DayMatcher } from './day-match.js';
 import { getZoneRules, type ZoneRules } from './zone.js';
 
 export type DstGapPolicy = 'shift' | 'skip';
@@ -56,7 +56,7 @@ function dayMatcherFor(cron: CronExpression, dayMatch: DayMatch | undefined): Da
 }
 
 function dayMatcherByFields(cron: CronExpression, dayMatch: DayMatch | undefined): DayMatcher {
-  const key = `${cron.months.join()}|${cron.daysOfMonth.join()}|${cron.daysOfWeek.join()}|${cron.lastDayOfMonth}|${cron.dayOfMonthRestricted}|${cron.dayOfWeekRestricted}|${dayMatch ?? ''}`;
+  const key = dayFieldsKey(cron, dayMatch);
   let matcher = dayMatchers.get(key);
   if (!matcher) {
     if (dayMatchers.size >= DAY_MATCHER_CACHE_LIMIT) dayMatchers.clear();
@@ -66,10 +66,24 @@ function dayMatcherByFields(cron: CronExpression, dayMatch: DayMatch | undefined
   return matcher;
 }
 
+/**
+ * A day's wall times by expression object: the calendars of one expression in several zones (6,700
+ * calendars share 4,200 expressions in the validate benchmark) share one frozen list.
+ */
+const wallTimesByExpression = new WeakMap<CronExpression, readonly number[]>();
+
+function wallTimesOf(cron: CronExpression): readonly number[] {
+  let times = wallTimesByExpression.get(cron);
+  if (times) return times;
+  times = Object.freeze(secondsOfDay(cron));
+  if (Object.isFrozen(cron)) wallTimesByExpression.set(cron, times);
+  return times;
+}
+
 export class SlotCalendar {
   readonly zone: ZoneRules;
   readonly days: DayMatcher;
-  private wallTimes: number[] | undefined;
+  private wallTimes: readonly number[] | undefined;
 
   constructor(readonly rules: SlotRules) {
     this.zone = getZoneRules(rules.timezone);
@@ -77,8 +91,8 @@ export class SlotCalendar {
   }
 
   /** Matching local times of a day, seconds of the day ascending (computed once). */
-  get times(): number[] {
-    this.wallTimes ??= secondsOfDay(this.rules.cron);
+  get times(): readonly number[] {
+    this.wallTimes ??= wallTimesOf(this.rules.cron);
     return this.wallTimes;
   }
 
