@@ -41,8 +41,32 @@ const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
 const JWT_CANDIDATE = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{8,})\.([A-Za-z0-9_-]{8,})\.([A-Za-z0-9_-]*)/;
 const AUTH_SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S{8,})$/i;
 
+/**
+ * Answers already given. A repository repeats the same few hundred env values and key names
+ * thousands of times, and each new text runs some twenty regular expressions; both answers are pure.
+ * Names keep both answers (booleans); values only "no secret", so no match object is shared. Bounded.
+ */
+const valuesWithoutSecret = new Set<string>();
+const namesNotSensitive = new Set<string>();
+const sensitiveNames = new Set<string>();
+const ANSWER_CACHE_LIMIT = 10_000;
+const CACHED_TEXT_MAX_LENGTH = 200;
+
+function remember(set: Set<string>, text: string): void {
+  if (text.length > CACHED_TEXT_MAX_LENGTH) return;
+  if (set.size >= ANSWER_CACHE_LIMIT) set.clear();
+  set.add(text);
+}
+
 /** Looks for known credential shapes inside a literal string. */
 export function matchSecretValue(value: string): SecretMatch | undefined {
+  if (valuesWithoutSecret.has(value)) return undefined;
+  const match = findSecretShape(value);
+  if (match === undefined) remember(valuesWithoutSecret, value);
+  return match;
+}
+
+function findSecretShape(value: string): SecretMatch | undefined {
   if (isPlaceholder(value)) return undefined;
   const privateKey = PRIVATE_KEY.exec(value);
   if (privateKey) return { kind: 'private key', redacted: `${privateKey[0]}…(${value.length} chars)` };
@@ -116,6 +140,14 @@ const DESCRIPTIVE_SUFFIXES = new Set([
 
 /** password, NOTION_TOKEN, apiKey, X-Api-Key, client_secret… but not TOKEN_URL or maxTokens. */
 export function isSensitiveKeyName(name: string): boolean {
+  if (namesNotSensitive.has(name)) return false;
+  if (sensitiveNames.has(name)) return true;
+  const sensitive = nameHasSensitiveWord(name);
+  remember(sensitive ? sensitiveNames : namesNotSensitive, name);
+  return sensitive;
+}
+
+function nameHasSensitiveWord(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
