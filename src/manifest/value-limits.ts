@@ -49,8 +49,9 @@ export function checkValueLimits(doc: ParsedDocument): Diagnostic[] {
     if (text.includes('\0')) invalid(at, `${subject} contains a NUL character`, { target, hint: STORABLE_HINT });
     else if (LONE_SURROGATE.test(text)) invalid(at, `${subject} contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)`, { target, hint: STORABLE_HINT });
   };
-  // Recursion is bounded by MAX_DEPTH, so it cannot overflow the stack itself.
-  const ancestors = new Set<object>();
+  // Recursion is bounded by MAX_DEPTH, so it cannot overflow the stack itself. The objects being
+  // visited, outermost first: at most MAX_DEPTH, searched by identity (cheaper than hashing each into a Set).
+  const ancestors: object[] = [];
   const visit = (value: unknown, freeForm: boolean): void => {
     if (typeof value === 'string') {
       checkText(value);
@@ -62,7 +63,7 @@ export function checkValueLimits(doc: ParsedDocument): Diagnostic[] {
       if (!Number.isFinite(value)) invalid([...path], `${where(path)} is ${value}, which is not a JSON number`, { hint: 'write a finite number, or a string in quotes' });
       else if (!freeForm && Math.abs(value) > MAX_MANIFEST_INTEGER) invalid([...path], `${where(path)} is ${value}, beyond the largest supported value ${MAX_MANIFEST_INTEGER}`);
     } else if (value !== null && typeof value === 'object') {
-      if (ancestors.has(value)) {
+      if (ancestors.includes(value)) {
         invalid([...path], `${where(path)} is a YAML alias of a node that contains it (an infinitely deep value)`, { code: DiagnosticCodes.ALIAS_LIMIT, hint: 'write the value out instead of referring to an enclosing anchor' });
         return;
       }
@@ -70,7 +71,7 @@ export function checkValueLimits(doc: ParsedDocument): Diagnostic[] {
         invalid([...path], `${where(path)} is nested more than ${MAX_DEPTH} levels deep`, { hint: 'flatten the value' });
         return;
       }
-      ancestors.add(value);
+      ancestors.push(value);
       if (Array.isArray(value)) {
         for (let index = 0; index < value.length; index += 1) {
           path.push(index);
@@ -86,7 +87,7 @@ export function checkValueLimits(doc: ParsedDocument): Diagnostic[] {
           path.pop();
         }
       }
-      ancestors.delete(value);
+      ancestors.pop();
     }
   };
   visit(doc.value, false);
