@@ -48,8 +48,10 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
     const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
     return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
   }
-  if (chosenEngine(options.database) === 'postgres') {
-    // Opening PostgreSQL is a connection: nothing worth a thread to overlap with the compile.
+  // Opening PostgreSQL is a connection: nothing worth a thread to overlap with the compile. The
+  // worker thread runs compiled JavaScript: run from the TypeScript sources (tests, tsx), plan
+  // reads on this thread instead.
+  if (chosenEngine(options.database) === 'postgres' || import.meta.url.endsWith('.ts')) {
     const desired = await loadDesired(options);
     return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
   }
