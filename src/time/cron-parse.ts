@@ -150,12 +150,12 @@ function parseFields(tokens: Token[], source: string, reportOffsets: boolean): C
   const [minuteToken, hourToken, domToken, monthToken, dowToken] = rest as [Token, Token, Token, Token, Token];
   const at = (token: Token) => (reportOffsets ? token.offset : 0);
   try {
-    const seconds = parseField(secondToken!, SECOND);
-    const minutes = parseField(minuteToken, MINUTE);
-    const hours = parseField(hourToken, HOUR);
-    const { values: daysOfMonth, last } = parseDayOfMonth(domToken);
-    const months = parseField(monthToken, MONTH);
-    const daysOfWeek = [...new Set(parseDayOfWeek(dowToken).map((d) => (d === 7 ? 0 : d)))].sort((a, b) => a - b);
+    const seconds = parseFieldOnce(secondToken!, SECOND, parseField);
+    const minutes = parseFieldOnce(minuteToken, MINUTE, parseField);
+    const hours = parseFieldOnce(hourToken, HOUR, parseField);
+    const { values: daysOfMonth, last } = parseFieldOnce(domToken, DAY_OF_MONTH, parseDayOfMonth);
+    const months = parseFieldOnce(monthToken, MONTH, parseField);
+    const daysOfWeek = parseFieldOnce(dowToken, DAY_OF_WEEK, (token) => [...new Set(parseDayOfWeek(token).map((d) => (d === 7 ? 0 : d)))].sort((a, b) => a - b));
     return {
       source,
       seconds,
@@ -177,6 +177,29 @@ function parseFields(tokens: Token[], source: string, reportOffsets: boolean): C
     if (error instanceof CronSyntaxError && !reportOffsets) throw new CronSyntaxError(error.kind, error.message, at(tokens[0]!), error.hint);
     throw error;
   }
+}
+
+/**
+ * Values of a field by its text: thousands of expressions share fields (`*`, `0`, `MON-FRI`), and a
+ * field's values depend on its text alone. Only successes are kept (an error's offset depends on
+ * where the field is), frozen like the expressions that share them, bounded per field.
+ */
+const fieldsByText = new Map<FieldSpec, Map<string, unknown>>();
+const FIELD_CACHE_LIMIT = 1_000;
+
+function parseFieldOnce<T>(token: Token, spec: FieldSpec, parse: (token: Token, spec: FieldSpec) => T): T {
+  let byText = fieldsByText.get(spec);
+  const cached = byText?.get(token.text) as T | undefined;
+  if (cached !== undefined) return cached;
+  const values = deepFreeze(parse(token, spec));
+  if (!byText || byText.size >= FIELD_CACHE_LIMIT) fieldsByText.set(spec, (byText = new Map()));
+  byText.set(token.text, values);
+  return values;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
 }
 
 function looksLikeSecondsLast(tokens: Token[]): boolean {
@@ -262,6 +285,8 @@ function splitList(token: Token): Token[] {
 }
 
 function parseList(parts: Token[], spec: FieldSpec): number[] {
+  // One part is a range with a positive step: ascending and distinct already.
+  if (parts.length === 1) return parsePart(parts[0]!, spec);
   const values = new Set<number>();
   for (const part of parts) for (const value of parsePart(part, spec)) values.add(value);
   return [...values].sort((a, b) => a - b);
