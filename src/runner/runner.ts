@@ -122,6 +122,8 @@ export class Runner {
 
   private onNotified(channel: string): void {
     if (channel === SCHEDULES_CHANNEL) this.schedulesChanged = true;
+    // A worker waiting for room in its local queue hands the loop back to the scheduler.
+    if (channel === SCHEDULES_CHANNEL) this.worker.interrupt();
     this.wake();
   }
 
@@ -129,6 +131,7 @@ export class Runner {
   async stop(): Promise<void> {
     if (this.stopping) return this.loop;
     this.stopping = true;
+    this.worker.interrupt();
     this.wake();
     await this.loop;
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);

@@ -96,8 +96,9 @@ export class Worker {
   private unmarkedStarts: InFlight[] = [];
   private flushing: Promise<unknown> | undefined;
   private claiming: Promise<unknown> | undefined;
-  /** Resolves the flush lane of `flushAndClaim` waiting for an outcome (or for the claim lane to end). */
-  private signalFlushLane: (() => void) | undefined;
+  /** Lanes of `flushAndClaim` waiting for a job to end (or for the other lane, or an interrupt). */
+  private waiters: Array<() => void> = [];
+  private interrupted = false;
   private policy: StoredPolicy;
 
   constructor(
@@ -277,7 +278,7 @@ export class Worker {
         claimedAt: run.claimedAt,
       },
     });
-    this.signalFlushLane?.();
+    this.releaseWaiters();
     this.options.wake?.();
   }
 
@@ -292,11 +293,22 @@ export class Worker {
    */
   async flushAndClaim(options: { claim: boolean; untilMs?: number } = { claim: true }): Promise<{ flushed: number; claimed: number }> {
     const untilMs = options.untilMs ?? Number.NEGATIVE_INFINITY;
+    this.interrupted = false;
     let claimLaneDone = false;
     const claimLane = async (): Promise<number> => {
       let claimed = 0;
       try {
-        while (options.claim && this.freeSlots > 0) {
+        while (options.claim && !this.interrupted) {
+          // Short jobs (a local queue in use): claim the next batch once half the queue has
+          // drained, while the other half keeps the slots busy, so that claiming and executing
+          // overlap instead of taking turns. Otherwise claim whenever a slot is free.
+          const target = this.prefetchTarget;
+          const room = this.freeSlots;
+          if (room === 0 || (target > 0 && room < target / 2 && this.ready.length > 0)) {
+            if (target === 0 || this.options.clock.nowMs() >= untilMs) break;
+            await this.waitForJobEnd(untilMs);
+            continue;
+          }
           const n = await this.claimAndStart();
           claimed += n;
           if (n === 0 || this.options.clock.nowMs() >= untilMs) break;
@@ -304,7 +316,7 @@ export class Worker {
         return claimed;
       } finally {
         claimLaneDone = true;
-        this.signalFlushLane?.();
+        this.releaseWaiters();
       }
     };
     const flushLane = async (): Promise<number> => {
@@ -312,11 +324,32 @@ export class Worker {
       for (;;) {
         if (this.pendingCompletions > 0) flushed += await this.flushCompletions();
         else if (claimLaneDone) return flushed;
-        else await new Promise<void>((resolve) => (this.signalFlushLane = resolve));
+        else await this.waitForJobEnd(Number.POSITIVE_INFINITY);
       }
     };
-    const [flushed, claimed] = await Promise.all([flushLane(), claimLane()]).finally(() => (this.signalFlushLane = undefined));
+    const [flushed, claimed] = await Promise.all([flushLane(), claimLane()]);
     return { flushed, claimed };
+  }
+
+  /** Ends a `flushAndClaim` that waits for room (a notification or shutdown needs the runner loop). */
+  interrupt(): void {
+    this.interrupted = true;
+    this.releaseWaiters();
+  }
+
+  /** Resolves when a job ends, the other lane finishes, `interrupt()` is called, or at untilMs. */
+  private waitForJobEnd(untilMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(untilMs) ? setTimeout(resolve, Math.max(0, untilMs - this.options.clock.nowMs())) : undefined;
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private releaseWaiters(): void {
+    for (const release of this.waiters.splice(0)) release();
   }
 
   /**

@@ -145,16 +145,20 @@ describe('worker local queue', () => {
     ]);
   });
 
-  it('starts a more urgent run claimed later before the runs already waiting', async () => {
-    const setup = await setUp({ concurrency: 1, prefetch: 3 });
+  it('starts a more urgent run claimed later before the runs already waiting, and claims again once half the local queue has drained', async () => {
+    const setup = await setUp({ concurrency: 1, prefetch: 4 });
     database = setup.database;
-    await queueRuns(database, 6, { priority: 3 });
-    await fillLocalQueue(setup); // 1 running + 3 waiting (LOW)
-    expect(setup.worker.queuedLocally).toBe(3);
+    await queueRuns(database, 10, { priority: 3 });
+    await fillLocalQueue(setup); // 1 running + 4 waiting (LOW)
+    expect(setup.worker.queuedLocally).toBe(4);
     await queueRuns(database, 1, { priority: 1, firstSlot: '2026-11-29T11:30:00Z' }); // HIGH
-    setup.jobs.finishAll(); // frees a slot: the oldest LOW run starts from the local queue
+    setup.jobs.finishAll(); // the oldest LOW run starts from the local queue: 3 wait
     await settle();
-    await setup.worker.flushAndClaim(); // claims the HIGH run (and one LOW) into the local queue
+    // Room for 1 of 4: the local queue is still more than half full, so no claim yet.
+    expect(await setup.worker.flushAndClaim()).toEqual({ flushed: 1, claimed: 0 });
+    setup.jobs.finishAll(); // 2 wait: room for 2
+    await settle();
+    expect(await setup.worker.flushAndClaim()).toEqual({ flushed: 1, claimed: 2 }); // the HIGH run and one LOW
     const [urgent] = (await queryRows<{ id: string }>(database.db, sql`select id from schedule_runs where priority = 1`)).map((r) => Number(r.id));
     const before = setup.jobs.started.length;
     setup.jobs.finishAll();
