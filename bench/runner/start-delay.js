@@ -28,10 +28,11 @@ const floorTo = (ms, unit) => Math.floor(ms / unit) * unit;
  * a system with slow cron checks (`graceMs`) to have started that minute's jobs.
  */
 function planWindow(startMs, durationMs, graceMs) {
-  const lastBoundaryMs = floorTo(startMs + durationMs, MINUTE_MS);
   const firstSlotMs = floorTo(startMs, 1000) + 2000;
-  const hasBoundary = lastBoundaryMs >= firstSlotMs;
-  const endMs = hasBoundary ? Math.max(startMs + durationMs, lastBoundaryMs + graceMs) : startMs + durationMs;
+  // A window that starts in the last seconds of a minute would hold no minute boundary (graphile-
+  // worker then measured nothing): it is extended to the next one.
+  const lastBoundaryMs = Math.max(floorTo(startMs + durationMs, MINUTE_MS), floorTo(firstSlotMs - 1, MINUTE_MS) + MINUTE_MS);
+  const endMs = Math.max(startMs + durationMs, lastBoundaryMs + graceMs);
   const boundaries = [];
   for (let b = floorTo(firstSlotMs - 1, MINUTE_MS) + MINUTE_MS; b <= lastBoundaryMs; b += MINUTE_MS) boundaries.push(b);
   return { startMs, firstSlotMs, endMs, boundaries, lastSecondSlotMs: floorTo(startMs + durationMs, 1000) - 2000 };
