@@ -13,7 +13,8 @@ describe('plan on PGlite from the sources', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'cronform-plan-src-'));
     try {
       cpSync('schedules', path.join(cwd, 'schedules'), { recursive: true });
-      const plan = await planChanges({ dir: 'schedules', cwd, nowMs: Date.parse('2026-11-29T12:00:00Z'), database: { cwd } });
+      // An empty environment: no DATABASE_URL (CI sets one), so the embedded database is chosen.
+      const plan = await planChanges({ dir: 'schedules', cwd, nowMs: Date.parse('2026-11-29T12:00:00Z'), database: { cwd, env: {} } });
       expect(plan.changes.length).toBeGreaterThan(0);
       expect(plan.changes.every((change) => change.action === 'create')).toBe(true);
     } finally {
