@@ -11,8 +11,8 @@
  * waiting locally is RUNNING in the database with this runner's lease: it counts against its
  * queue's concurrency, heartbeats renew it, and shutdown hands it back untouched. So that a
  * claimed run never waits long while another replica has free slots, the local queue is sized
- * to what this runner will start within LOCAL_WAIT_MS at the job durations it has been seeing;
- * with jobs of a second or more it claims no further ahead than its free slots.
+ * to what this runner will start within ~100 ms at the job durations it has been seeing (policy/prefetch.ts);
+ * at concurrency 10 with jobs of more than a second it claims no further ahead than its free slots.
  */
 import type { Definition } from '../compile/definition.js';
 import type { Database } from '../db/client.js';
@@ -34,6 +34,7 @@ import { DefinitionCache } from './definition-cache.js';
 import { executeJob } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { nextAttemptDecision } from './policy/backoff.js';
+import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
 
 export interface WorkerOptions {
@@ -61,10 +62,6 @@ export interface WorkerOptions {
   execute?: typeof executeJob;
 }
 
-/** How long a run claimed ahead should wait in the local queue, at most, by recent job durations. */
-const LOCAL_WAIT_MS = 100;
-/** Weight of the newest job duration in the moving average that sizes the local queue. */
-const DURATION_WEIGHT = 0.2;
 
 interface InFlight {
   run: ClaimedRun;
@@ -125,11 +122,9 @@ export class Worker {
     return this.ready.length;
   }
 
-  /** How many runs the local queue may hold now: what this runner starts within LOCAL_WAIT_MS. */
+  /** How many runs the local queue may hold now: what this runner starts within ~100 ms. */
   get prefetchTarget(): number {
-    const limit = this.options.prefetch ?? 0;
-    if (limit === 0 || this.averageDurationMs === undefined) return 0;
-    return Math.min(limit, Math.floor((this.options.concurrency * LOCAL_WAIT_MS) / Math.max(this.averageDurationMs, 0.01)));
+    return prefetchTarget({ limit: this.options.prefetch ?? 0, concurrency: this.options.concurrency, averageDurationMs: this.averageDurationMs });
   }
 
   /**
@@ -242,7 +237,7 @@ export class Worker {
     this.executing -= 1;
     const finishedMs = this.options.clock.nowMs();
     const durationMs = finishedMs - (entry.startedMs ?? finishedMs);
-    this.averageDurationMs = this.averageDurationMs === undefined ? durationMs : this.averageDurationMs + DURATION_WEIGHT * (durationMs - this.averageDurationMs);
+    this.averageDurationMs = nextAverageDurationMs(this.averageDurationMs, durationMs);
     this.startReady();
     if (entry.abandoned) {
       this.inFlight.delete(entry.run.id);
