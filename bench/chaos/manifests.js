@@ -7,33 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRandom } from '../shared/seeded-random.js';
 
 export const JOB_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'job.sh');
-
-/** mulberry32: small, fast and good enough to pick a mix reproducibly from a seed. */
-export function createRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const pick = (items) => items[Math.floor(next() * items.length)];
-  /** items: [[value, weight], …] */
-  const weighted = (items) => {
-    const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-    let roll = next() * total;
-    for (const [value, weight] of items) {
-      roll -= weight;
-      if (roll < 0) return value;
-    }
-    return items[items.length - 1][0];
-  };
-  const between = (min, max) => min + next() * (max - min);
-  return { next, pick, weighted, between };
-}
 
 const round1 = (value) => Math.round(value * 10) / 10;
 

@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { Fleet } from './fleet.js';
-import { changeSchedules, createRandom, generateSchedules, writeManifests } from './manifests.js';
+import { changeSchedules, generateSchedules, writeManifests } from './manifests.js';
+import { createRandom } from '../shared/seeded-random.js';
 import { ensureClusterStarted, findCluster, isClusterOnline, runOutage } from './postgres-outage.js';
 import { computeVerdicts, loadFacts, readJobLog } from './verdicts.js';
 

@@ -8,25 +8,11 @@
  */
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createRandom } from '../shared/seeded-random.js';
 
 const ZONES = ['UTC', 'Asia/Seoul', 'Europe/Berlin', 'America/New_York', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Kolkata', 'America/Sao_Paulo', 'Europe/London', 'Asia/Tokyo'];
 const MAX_REMOVALS = 10;
 const DOCUMENT_SEPARATOR = '\n---\n';
-
-/** mulberry32, as in bench/validate/generate.js. */
-function createRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min, max) => min + Math.floor(next() * (max - min + 1));
-  const pick = (items) => items[Math.floor(next() * items.length)];
-  return { next, int, pick };
-}
 
 function listYamlFiles(directory) {
   return readdirSync(directory, { withFileTypes: true, recursive: true })

@@ -13,9 +13,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDistStale } from '../shared/built-dist.js';
+import { mb, median } from '../shared/figures.js';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateManifests } from '../validate/generate.js';
@@ -47,22 +49,7 @@ const scheduleCount = Number(option('--schedules', 10_000));
 const engineChoice = option('--engine', 'both');
 const postgresUrl = option('--database-url', process.env.DATABASE_URL ?? DEFAULT_POSTGRES_URL);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const mb = (kb) => (kb * 1024) / 1e6;
 const formatInt = (n) => Math.round(n).toLocaleString('en-US');
-
-function newestMtimeMs(directory) {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const full = path.join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 /** The benchmark measures dist/, built by `npm run build`; it never builds by itself. */
 function checkBuilt() {
@@ -71,7 +58,7 @@ function checkBuilt() {
     console.error('dist/ is missing: run `npm run build` first (the benchmark measures the built CLI)');
     process.exit(2);
   }
-  if (statSync(entry).mtimeMs < newestMtimeMs(path.join(repoRoot, 'src'))) console.warn('warning: src/ has changes newer than dist/: run `npm run build` to measure them\n');
+  if (isDistStale(repoRoot, entry)) console.warn('warning: src/ has changes newer than dist/: run `npm run build` to measure them\n');
 }
 
 /** A child environment for one engine: PGlite must not inherit a DATABASE_URL. */

@@ -16,9 +16,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDistStale } from '../shared/built-dist.js';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_URL } from './databases.js';
 
@@ -53,19 +54,10 @@ function parseOptions(argv) {
   };
 }
 
-function newestMtimeMs(directory) {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const full = path.join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 /** The benchmark measures dist/: build it when missing or older than src/. */
 function ensureBuilt() {
   const entry = path.join(repoRoot, 'dist/runner/runner.js');
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newestMtimeMs(path.join(repoRoot, 'src'))) return;
+  if (existsSync(entry) && !isDistStale(repoRoot, entry)) return;
   console.log(existsSync(entry) ? 'dist/ is older than src/: running npm run build' : 'dist/ is missing: running npm run build');
   spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
   if (!existsSync(entry)) throw new Error('build failed: nothing to measure');

@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRandom } from '../shared/seeded-random.js';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { generateManifests } from './generate.js';
@@ -25,17 +26,6 @@ function listYaml(directory) {
     if (statSync(full).isDirectory()) return listYaml(full);
     return /\.ya?ml$/.test(name) ? [full] : [];
   });
-}
-
-function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Values that sit on the edges of plain-scalar resolution, quoting, comments and flow syntax.
@@ -147,7 +137,7 @@ const corpus = mkdtempSync(path.join(os.tmpdir(), 'cronform-equivalence-'));
 try {
   generateManifests(corpus, { scheduleCount: 2000, seed: 7 });
   const files = [...listYaml(corpus), ...listYaml(path.join(repoRoot, 'schedules')), ...listYaml(path.join(repoRoot, 'test'))];
-  const random = createRandom(20261129);
+  const random = createRandom(20261129).next;
   let inputs = 0;
   let accepted = 0;
   let failures = 0;

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createRandom } from '../shared/seeded-random.js';
 
 const TEAMS = ['platform', 'data', 'payments', 'sre', 'analytics', 'growth', 'billing', 'search', 'identity', 'mobile'];
 const ZONES = ['UTC', 'Asia/Seoul', 'Europe/Berlin', 'America/New_York', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Kolkata', 'America/Sao_Paulo', 'Europe/London', 'Asia/Tokyo'];
@@ -12,21 +13,6 @@ const QUEUES = ['default', 'reports', 'exports', 'sync', 'maintenance'];
 const VERBS = ['sync', 'export', 'cleanup', 'aggregate', 'reconcile', 'refresh', 'notify', 'archive', 'rebuild', 'probe'];
 const NOUNS = ['orders', 'invoices', 'users', 'metrics', 'events', 'sessions', 'ledger', 'catalog', 'search-index', 'webhooks'];
 const DAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
-
-/** mulberry32: tiny, fast and good enough to vary fixtures. */
-function createRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min, max) => min + Math.floor(next() * (max - min + 1));
-  const pick = (items) => items[Math.floor(next() * items.length)];
-  return { next, int, pick, chance: (p) => next() < p };
-}
 
 /** Cron, plus dayMatch when both day fields are restricted (validation requires it). */
 function generateCron(random) {

@@ -7,9 +7,11 @@
  *   npm run build && npm run bench:validate -- [--runs 5] [--schedules 10000] [--no-fail] [--keep]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDistStale } from '../shared/built-dist.js';
+import { mb, median } from '../shared/figures.js';
 import { fileURLToPath } from 'node:url';
 import { generateManifests } from './generate.js';
 import { measureCommand, rssMethod } from './measure-child.js';
@@ -27,26 +29,11 @@ const option = (name, fallback) => {
 const runs = option('--runs', 5);
 const scheduleCount = option('--schedules', 10_000);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const mb = (kb) => (kb * 1024) / 1e6;
-
-function newestMtimeMs(directory) {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const full = path.join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 /** Builds when dist/ is missing or older than src/; the benchmark measures dist/. */
 function ensureBuilt() {
   const entry = path.join(repoRoot, 'dist/commands/validate.js');
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newestMtimeMs(path.join(repoRoot, 'src'))) return;
+  if (existsSync(entry) && !isDistStale(repoRoot, entry)) return;
   console.log(existsSync(entry) ? 'dist/ is older than src/: running npm run build' : 'dist/ is missing: running npm run build');
   const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
   if (!existsSync(entry)) {
