@@ -1,35 +1,21 @@
 /** Hand-built Plans for renderer tests: renderers are pure, so no planner or database is needed. */
 import type { Definition } from '../../src/compile/definition.js';
 import type { DriftItem, Finding, Plan, PlannedChange, PlanSummary, ScheduleFigures } from '../../src/plan/plan-types.js';
+import { makeDefinition as makeNeutralDefinition } from '../support/definition.js';
 
+/** The shared neutral Definition, as the pinned renders know it (billing-sync of team-billing). */
 export function makeDefinition(overrides: Partial<Definition> = {}): Definition {
-  return {
+  return makeNeutralDefinition({
     name: 'billing-sync',
-    description: null,
     owner: 'team-billing',
-    labels: {},
-    cron: '0 * * * *',
-    timezone: 'UTC',
-    enabled: true,
-    dayMatch: null,
     job: { type: 'command', command: ['node', 'sync.js'], cwd: '.', env: {} },
     timeoutMs: 300_000,
     overlap: 'SKIP_NEW',
-    misfire: 'RUN_ONCE',
     maxCatchUp: 1,
     gracePeriodMs: 60_000,
     retry: { maxAttempts: 3, backoff: 'exponential', initialDelayMs: 1_000, maxDelayMs: 60_000 },
-    onStall: 'retry',
-    priority: 'NORMAL',
-    criticality: 'MEDIUM',
-    queue: 'default',
-    jitterMs: 0,
-    dst: { gap: 'shift', fold: 'first' },
-    businessDate: { offsetDays: 0 },
-    approval: 'none',
-    payload: {},
     ...overrides,
-  };
+  });
 }
 
 export function makeFigures(runsPerDay: number, nextSlotsLocal: string[] = []): ScheduleFigures {
