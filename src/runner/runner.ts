@@ -217,7 +217,7 @@ export class Runner {
         this.woken = false;
         await this.tick();
         const nowMs = this.options.clock.nowMs();
-        const wakeAtMs = this.worker.pendingCompletions > 0 ? nowMs : await this.nextWakeMs(nowMs);
+        const wakeAtMs = this.worker.pendingWrites > 0 ? nowMs : await this.nextWakeMs(nowMs);
         failures = 0;
         await this.sleep(wakeAtMs - this.options.clock.nowMs());
       } catch (error) {

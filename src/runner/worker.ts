@@ -317,7 +317,7 @@ export class Worker {
     const flushLane = async (): Promise<number> => {
       let flushed = 0;
       for (;;) {
-        if (this.pendingCompletions > 0) flushed += await this.flushCompletions();
+        if (this.pendingWrites > 0) flushed += await this.flushCompletions();
         else if (claimLaneDone) return flushed;
         else await this.waitForJobEnd(Number.POSITIVE_INFINITY);
       }
@@ -391,7 +391,7 @@ export class Worker {
   }
 
   /** Outcomes and job starts waiting to be written. */
-  get pendingCompletions(): number {
+  get pendingWrites(): number {
     return this.completions.length + this.unmarkedStarts.length;
   }
 
