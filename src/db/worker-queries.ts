@@ -76,7 +76,14 @@ export interface ClaimRequest {
  */
 export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
   if (request.capacity <= 0) return [];
-  await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`);
+  // The candidates must come from the claim index in its order, stopping after `scan` entries.
+  // Statistics go stale whenever many runs are queued at once (a backfill, a catch-up, a restart
+  // after an outage): the planner then expects a handful of rows and prefers a bitmap or
+  // sequential scan with a sort, which reads every queued run on every claim, so each claim
+  // costs more the deeper the queue. Switched off for this transaction only.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`,
+  );
   const now = request.now.toISOString();
   const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
   // Scan further than the capacity so a full queue at the head does not starve the others.

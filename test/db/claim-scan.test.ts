@@ -1,0 +1,86 @@
+/**
+ * A claim must cost the same however many runs are queued. Right after many runs are queued at
+ * once (a backfill, a catch-up, a restart after an outage) the table's statistics are stale, and
+ * the planner, expecting a handful of rows, used to read every queued run and sort them on each
+ * claim. Here the claim statement is run under EXPLAIN ANALYZE in the claim's own transaction
+ * (its planner settings included) on a table that was never analyzed.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Database, Executor } from '../../src/db/client.js';
+import { claimRuns } from '../../src/db/worker-queries.js';
+import { createPgliteDatabase } from '../support/databases.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+const QUEUED = 5_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan that reads schedule_runs, with the rows it produced. */
+function scansOfRuns(node: PlanNode): PlanNode[] {
+  const own = node['Relation Name'] === 'schedule_runs' ? [node] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOfRuns)];
+}
+
+/** Runs the claim with its big statement replaced by EXPLAIN ANALYZE of it; returns that plan. */
+async function explainClaim(database: Database, capacity: number): Promise<PlanNode> {
+  let plan: PlanNode | undefined;
+  await database.db
+    .transaction(async (tx) => {
+      const explaining = new Proxy(tx, {
+        get(target, property, receiver) {
+          if (property !== 'execute') return Reflect.get(target, property, receiver) as unknown;
+          return async (query: SQL) => {
+            const text = new PgDialect().sqlToQuery(query).sql;
+            if (!/^\s*with candidates/.test(text)) return target.execute(query);
+            const result = (await target.execute(sql`explain (analyze, format json) ${query}`)) as unknown as { rows: Array<{ 'QUERY PLAN': unknown }> };
+            const json = result.rows[0]!['QUERY PLAN'];
+            plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode;
+            return { rows: [] };
+          };
+        },
+      }) as Executor;
+      await claimRuns(explaining, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity, queueLimits: {}, defaultQueueLimit: 10_000 });
+      tx.rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Error) || !/rollback/i.test(error.message)) throw error;
+    });
+  if (!plan) throw new Error('the claim statement was not run');
+  return plan;
+}
+
+describe('claim', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+
+  it('reads a bounded number of queued runs, not all of them, even on statistics that were never gathered', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    await database.db.execute(
+      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+          select s.id, s.version, '2026-11-28T00:00:00Z'::timestamptz + n * interval '1 second', 'MANUAL', s.name || ':' || n, 'QUEUED', 2, 'default',
+            ${new Date(T0 - 1000).toISOString()}::timestamptz, 1
+          from schedules s, generate_series(1, ${QUEUED}) n`,
+    );
+    const plan = await explainClaim(database, 10);
+    const scans = scansOfRuns(plan);
+    expect(scans.length).toBeGreaterThan(0);
+    // The claim scans at most max(4 × capacity, 100) candidates; without the planner settings
+    // the first scan read all 5,000 queued runs.
+    const widest = Math.max(...scans.map((node) => node['Actual Rows'] * node['Actual Loops']));
+    expect(widest).toBeLessThanOrEqual(100);
+    expect(scans.every((node) => node['Node Type'] !== 'Seq Scan' && node['Node Type'] !== 'Bitmap Heap Scan')).toBe(true);
+  });
+});
