@@ -270,28 +270,26 @@ export async function completeAttempts(
 }
 
 /**
- * Records that claimed jobs have started (CLAIMED → RUNNING, with the real start; the run's start
- * too when this attempt's claim set it). Written in batches after the fact: what tells the
- * reconciler whether a run whose runner died had started (its attempt STALLED, per onStall) or
- * was still waiting in that runner's local queue (handed back, no attempt used).
+ * Records that claimed jobs have started (attempt CLAIMED → RUNNING, with the real start). Written
+ * in batches after the fact: what tells the reconciler whether a run whose runner died had
+ * started (its attempt STALLED, per onStall) or was still waiting in that runner's local queue
+ * (handed back, no attempt used). Only the attempt row is written here: the run row keeps its
+ * claim instant as start until the outcome, which writes the real one (`completeAttempts`). A run
+ * row update cannot be HOT (its status is indexed), so a third one per run would cost five index
+ * entries to move a start by at most the local queue's wait (~100 ms).
  */
-export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<{ runId: number; attempt: number; startedAt: Date; claimedAt: Date }>): Promise<void> {
+export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<{ runId: number; attempt: number; startedAt: Date }>): Promise<void> {
   if (starts.length === 0) return;
   await tx.execute(
     sql`with input as (
           select * from unnest(${sql.param(starts.map((s) => s.runId))}::bigint[], ${sql.param(starts.map((s) => s.attempt))}::int[],
-            ${sql.param(starts.map((s) => s.startedAt.toISOString()))}::timestamptz[], ${sql.param(starts.map((s) => s.claimedAt.toISOString()))}::timestamptz[])
-            as x(id, attempt, started_at, claimed_at)
-        ),
-        held as (
-          select i.* from input i join schedule_runs r on r.id = i.id
-          where r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-        ),
-        runs as (
-          update schedule_runs r set started_at = h.started_at from held h where r.id = h.id and r.started_at = h.claimed_at
+            ${sql.param(starts.map((s) => s.startedAt.toISOString()))}::timestamptz[])
+            as x(id, attempt, started_at)
         )
-        update run_attempts a set status = 'RUNNING', started_at = h.started_at
-        from held h where a.run_id = h.id and a.attempt = h.attempt and a.status = 'CLAIMED'`,
+        update run_attempts a set status = 'RUNNING', started_at = i.started_at
+        from input i join schedule_runs r on r.id = i.id
+        where r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          and a.run_id = i.id and a.attempt = i.attempt and a.status = 'CLAIMED'`,
   );
 }
 

@@ -363,7 +363,7 @@ export class Worker {
       await markAttemptsStarted(
         tx,
         this.options.runnerId,
-        starts.map((e) => ({ runId: e.run.id, attempt: e.run.attempt, startedAt: new Date(e.startedMs ?? now.getTime()), claimedAt: e.run.claimedAt })),
+        starts.map((e) => ({ runId: e.run.id, attempt: e.run.attempt, startedAt: new Date(e.startedMs ?? now.getTime()) })),
       );
       const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
