@@ -1,5 +1,6 @@
 /**
- * Migrations are drizzle-kit SQL in `migrations/` (generated, never edited by hand). The
+ * Migrations are drizzle-kit SQL in `migrations/`, generated, never edited by hand except to append
+ * what drizzle-kit cannot express (a storage parameter, 0004), commented as such. The
  * embedded database migrates itself; PostgreSQL is migrated only by `cronform migrate`, and
  * other commands refuse to run against a schema that is behind.
  */
