@@ -7,7 +7,12 @@
  *
  *   node bench/runner/profile-cronform.js throughput [runs=20000] [concurrency=10]
  *   node bench/runner/profile-cronform.js delay [seconds=70] [concurrency=10]
+ *
+ * With CRONFORM_CPU_PROFILE=<file.cpuprofile>, the runner phase alone (no setup) is also recorded
+ * as a V8 CPU profile (open it in Chrome DevTools or VS Code).
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { connect, createDatabase, DEFAULT_SERVER_URL } from './databases.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
@@ -44,6 +49,31 @@ pg.Client.prototype.query = function timedQuery(config, values, callback) {
   return result;
 };
 
+/**
+ * CPU time (user + system, ms) of every process named postgres: the server's share of the work,
+ * which wall time on a busy 2-core machine hides. Linux only; null elsewhere. Clock ticks are
+ * 100 per second on Linux.
+ */
+function postgresCpuMs() {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+        const fields = stat.slice(close + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return ticks * 10;
+  } catch {
+    return null;
+  }
+}
+
 const noop = async () => ({ status: 'SUCCEEDED', exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null, durationMs: 0 });
 const database = await createDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER_URL, 'cronform_profile');
 try {
@@ -59,6 +89,14 @@ try {
   const client = await connect(database.url);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const pgCpu0 = postgresCpuMs();
+  const profilePath = process.env.CRONFORM_CPU_PROFILE;
+  const inspector = profilePath ? new Session() : undefined;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+  }
   const startedAt = new Date();
   await runner.start();
   if (workload === 'delay') await sleep(amount * 1000);
@@ -71,6 +109,12 @@ try {
   }
   const elapsedMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const pgCpuMs = pgCpu0 === null ? null : postgresCpuMs() - pgCpu0;
+  if (inspector) {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(profilePath, JSON.stringify(profile));
+    inspector.disconnect();
+  }
   await runner.stop();
   if (workload === 'delay') {
     const { rows } = await client.query(
@@ -90,7 +134,13 @@ try {
   await cronform.close();
   const totalMs = [...statements.values()].reduce((sum, s) => sum + s.ms, 0);
   const rate = workload === 'delay' ? '' : `, ${Math.round((amount / elapsedMs) * 1000)} runs/s`;
-  console.log(`${workload} ${amount}, concurrency ${concurrency}: ${Math.round(elapsedMs)} ms${rate}; statements ${Math.round(totalMs)} ms in all (the poll excluded); runner process CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms`);
+  const runnerCpuMs = (cpu.user + cpu.system) / 1000;
+  console.log(`${workload} ${amount}, concurrency ${concurrency}: ${Math.round(elapsedMs)} ms${rate}; statements ${Math.round(totalMs)} ms in all (the poll excluded); runner process CPU ${Math.round(runnerCpuMs)} ms`);
+  if (workload !== 'delay') {
+    // Steadier than wall time when other work shares the machine (PostgreSQL's includes its background processes).
+    const perRun = (ms) => ((ms * 1000) / amount).toFixed(1);
+    console.log(`CPU per run: runner ${perRun(runnerCpuMs)} µs, PostgreSQL ${pgCpuMs === null ? 'n/a' : `${perRun(pgCpuMs)} µs`}`);
+  }
   console.log('  calls   total ms   ms/call  statement');
   for (const [key, s] of [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
     console.log(`${String(s.calls).padStart(7)} ${s.ms.toFixed(0).padStart(10)} ${(s.ms / s.calls).toFixed(2).padStart(9)}  ${key}`);
