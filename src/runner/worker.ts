@@ -31,9 +31,10 @@ import {
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { DefinitionCache } from './definition-cache.js';
+import { LeaseFence } from './lease-fence.js';
 import { executeJob } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
-import { nextAttemptDecision } from './policy/backoff.js';
+import { runStatusAfterAttempt } from './policy/backoff.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
 
@@ -74,8 +75,6 @@ interface InFlight {
   startedMs: number | undefined;
   /** Set when the run must not be completed by us (lease lost, or released at shutdown). */
   abandoned: boolean;
-  /** Stops the job if the lease is not renewed in time; cleared once the job has ended. */
-  fence: NodeJS.Timeout | undefined;
   ended: boolean;
 }
 
@@ -97,6 +96,8 @@ export class Worker {
   private waiters: Array<() => void> = [];
   private interrupted = false;
   private policy: StoredPolicy;
+  /** Stops the jobs whose lease could not be renewed in time (armFence); an entry leaves it when its job ends. */
+  private readonly fence: LeaseFence<InFlight>;
 
   constructor(
     private readonly database: Database,
@@ -106,6 +107,14 @@ export class Worker {
   ) {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
+    this.fence = new LeaseFence(
+      () => this.options.clock.nowMs(),
+      (entry) => {
+        if (entry.abandoned || entry.ended || this.inFlight.get(entry.run.id) !== entry) return;
+        if (entry.startedMs !== undefined) this.options.onLeaseExpiring?.(entry.run);
+        this.abandon(entry.run.id);
+      },
+    );
   }
 
   setPolicy(policy: StoredPolicy): void {
@@ -168,7 +177,7 @@ export class Worker {
     );
     for (const run of claimed) {
       const definition = definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
-      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, fence: undefined, ended: false };
+      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, ended: false };
       this.inFlight.set(run.id, entry);
       this.ready.push(entry);
       this.armFence(entry, run.leaseExpiresAt.getTime());
@@ -203,15 +212,8 @@ export class Worker {
    * resolves the run per onStall, like the run of a runner that died.
    */
   private armFence(entry: InFlight, leaseExpiresAtMs: number): void {
-    clearTimeout(entry.fence);
     if (entry.ended) return;
-    const fenceAtMs = leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4);
-    entry.fence = setTimeout(() => {
-      if (entry.abandoned || this.inFlight.get(entry.run.id) !== entry) return;
-      if (entry.startedMs !== undefined) this.options.onLeaseExpiring?.(entry.run);
-      this.abandon(entry.run.id);
-    }, Math.max(0, fenceAtMs - this.options.clock.nowMs()));
-    entry.fence.unref();
+    this.fence.arm(entry, leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4));
   }
 
   private async execute(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal): Promise<ExecutionOutcome> {
@@ -233,7 +235,7 @@ export class Worker {
 
   private record(entry: InFlight, outcome: ExecutionOutcome): void {
     entry.ended = true;
-    clearTimeout(entry.fence);
+    this.fence.disarm(entry);
     this.executing -= 1;
     const finishedMs = this.options.clock.nowMs();
     const durationMs = finishedMs - (entry.startedMs ?? finishedMs);
@@ -244,15 +246,7 @@ export class Worker {
       return;
     }
     const { run, definition } = entry;
-    let runStatus: AttemptCompletion['runStatus'] = outcome.status === 'SUCCEEDED' ? 'SUCCESS' : outcome.status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
-    let runAfter: Date | null = null;
-    if (runStatus === 'FAILED' && definition) {
-      const decision = nextAttemptDecision({ attempts: run.attempt, maxAttempts: run.maxAttempts }, definition.retry, finishedMs);
-      if (decision.status === 'RETRY_PENDING') {
-        runStatus = 'RETRY_PENDING';
-        runAfter = new Date(decision.runAfterMs);
-      }
-    }
+    const { runStatus, runAfterMs } = runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, definition?.retry, finishedMs);
     this.completions.push({
       entry,
       run,
@@ -262,7 +256,7 @@ export class Worker {
         attempt: run.attempt,
         attemptStatus: outcome.status,
         runStatus,
-        runAfter,
+        runAfter: runAfterMs === null ? null : new Date(runAfterMs),
         exitCode: outcome.exitCode,
         httpStatus: outcome.httpStatus,
         error: outcome.error,
@@ -416,7 +410,7 @@ export class Worker {
       // Still in the local queue: nothing runs, nothing to write.
       this.ready = this.ready.filter((e) => e !== entry);
       entry.ended = true;
-      clearTimeout(entry.fence);
+      this.fence.disarm(entry);
       this.inFlight.delete(runId);
       return;
     }
@@ -432,7 +426,7 @@ export class Worker {
     this.ready = [];
     for (const entry of unstarted) {
       entry.ended = true;
-      clearTimeout(entry.fence);
+      this.fence.disarm(entry);
     }
     if (unstarted.length === 0) return 0;
     try {

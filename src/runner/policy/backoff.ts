@@ -20,3 +20,20 @@ export function nextAttemptDecision(run: { attempts: number; maxAttempts: number
   if (run.attempts >= run.maxAttempts) return { status: 'FAILED' };
   return { status: 'RETRY_PENDING', runAfterMs: nowMs + retryDelayMs(retry, run.attempts) };
 }
+
+/**
+ * The run's next status once an attempt has ended: SUCCESS or CANCELLED as the attempt says; after
+ * a failure or a timeout another attempt (RETRY_PENDING at `runAfterMs`) while any is left, else
+ * FAILED. Without a definition (its version is missing) there is nothing to retry with: FAILED.
+ */
+export function runStatusAfterAttempt(
+  attemptStatus: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED',
+  run: { attempts: number; maxAttempts: number },
+  retry: RetryDefinition | undefined,
+  finishedMs: number,
+): { runStatus: 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED'; runAfterMs: number | null } {
+  if (attemptStatus === 'SUCCEEDED') return { runStatus: 'SUCCESS', runAfterMs: null };
+  if (attemptStatus === 'CANCELLED') return { runStatus: 'CANCELLED', runAfterMs: null };
+  const decision = retry ? nextAttemptDecision(run, retry, finishedMs) : ({ status: 'FAILED' } as const);
+  return decision.status === 'RETRY_PENDING' ? { runStatus: 'RETRY_PENDING', runAfterMs: decision.runAfterMs } : { runStatus: 'FAILED', runAfterMs: null };
+}

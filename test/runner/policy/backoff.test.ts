@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryDefinition } from '../../../src/compile/definition.js';
-import { nextAttemptDecision, retryDelayMs } from '../../../src/runner/policy/backoff.js';
+import { nextAttemptDecision, retryDelayMs, runStatusAfterAttempt } from '../../../src/runner/policy/backoff.js';
 import { at } from './definition-fixture.js';
 
 const EXPONENTIAL: RetryDefinition = { maxAttempts: 5, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 };
@@ -34,5 +34,18 @@ describe('nextAttemptDecision', () => {
     { attempts: 5, maxAttempts: 6, retry: EXPONENTIAL, expected: { status: 'RETRY_PENDING', runAfterMs: NOW + 480_000 } },
   ])('attempt $attempts of $maxAttempts failed → $expected.status', ({ attempts, maxAttempts, retry, expected }) => {
     expect(nextAttemptDecision({ attempts, maxAttempts }, retry, NOW)).toEqual(expected);
+  });
+});
+
+describe('runStatusAfterAttempt', () => {
+  it.each([
+    { attempt: 'SUCCEEDED', attempts: 1, retry: EXPONENTIAL, expected: { runStatus: 'SUCCESS', runAfterMs: null } },
+    { attempt: 'CANCELLED', attempts: 1, retry: EXPONENTIAL, expected: { runStatus: 'CANCELLED', runAfterMs: null } },
+    { attempt: 'FAILED', attempts: 1, retry: EXPONENTIAL, expected: { runStatus: 'RETRY_PENDING', runAfterMs: NOW + 30_000 } },
+    { attempt: 'TIMED_OUT', attempts: 2, retry: FIXED, expected: { runStatus: 'RETRY_PENDING', runAfterMs: NOW + 30_000 } },
+    { attempt: 'FAILED', attempts: 3, retry: EXPONENTIAL, expected: { runStatus: 'FAILED', runAfterMs: null } }, // none left
+    { attempt: 'FAILED', attempts: 1, retry: undefined, expected: { runStatus: 'FAILED', runAfterMs: null } }, // definition missing
+  ] as const)('$attempt at attempt $attempts of 3 → $expected.runStatus', ({ attempt, attempts, retry, expected }) => {
+    expect(runStatusAfterAttempt(attempt, { attempts, maxAttempts: 3 }, retry, NOW)).toEqual(expected);
   });
 });
