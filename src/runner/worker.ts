@@ -17,21 +17,12 @@
 import type { Definition } from '../compile/definition.js';
 import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
-import {
-  claimRuns,
-  completeAttempts,
-  extendLeases,
-  markAttemptsStarted,
-  promotePendingRuns,
-  releaseLeases,
-  returnUnstartedRuns,
-  type AttemptCompletion,
-  type ClaimedRun,
-} from '../db/worker-queries.js';
+import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../db/worker-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
+import { OutcomeWriter } from './outcome-writer.js';
 import { executeJob } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { runStatusAfterAttempt } from './policy/backoff.js';
@@ -87,10 +78,8 @@ export class Worker {
   /** Moving average of job durations; undefined until a job has ended (then nothing is claimed ahead). */
   private averageDurationMs: number | undefined;
   private readonly definitions: DefinitionCache;
-  private completions: Array<{ entry: InFlight; run: ClaimedRun; completion: AttemptCompletion; outcome: ExecutionOutcome }> = [];
-  /** Jobs started and not yet recorded as started (their attempt is CLAIMED in the database). */
-  private unmarkedStarts: InFlight[] = [];
-  private flushing: Promise<unknown> | undefined;
+  /** Outcomes, and starts of jobs whose attempt is still CLAIMED in the database, until written. */
+  private readonly writer: OutcomeWriter<{ entry: InFlight; outcome: ExecutionOutcome }>;
   private claiming: Promise<unknown> | undefined;
   /** Lanes of `flushAndClaim` waiting for a job to end (or for the other lane, or an interrupt). */
   private waiters: Array<() => void> = [];
@@ -107,6 +96,7 @@ export class Worker {
   ) {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
+    this.writer = new OutcomeWriter(database, options.runnerId);
     this.fence = new LeaseFence(
       () => this.options.clock.nowMs(),
       (entry) => {
@@ -195,7 +185,11 @@ export class Worker {
     const { run, definition } = entry;
     entry.startedMs = this.options.clock.nowMs();
     this.executing += 1;
-    if (!run.openedRunning) this.unmarkedStarts.push(entry);
+    if (!run.openedRunning) {
+      this.writer.addStart(() =>
+        entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
+      );
+    }
     entry.done = this.execute(run, definition, entry.controller.signal).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
@@ -247,11 +241,9 @@ export class Worker {
     }
     const { run, definition } = entry;
     const { runStatus, runAfterMs } = runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, definition?.retry, finishedMs);
-    this.completions.push({
-      entry,
-      run,
-      outcome,
-      completion: {
+    this.writer.addOutcome(
+      { entry, outcome },
+      {
         runId: run.id,
         attempt: run.attempt,
         attemptStatus: outcome.status,
@@ -266,7 +258,7 @@ export class Worker {
         startedAt: entry.startedMs === undefined ? null : new Date(entry.startedMs),
         claimedAt: run.claimedAt,
       },
-    });
+    );
     this.releaseWaiters();
     this.options.wake?.();
   }
@@ -341,52 +333,20 @@ export class Worker {
     for (const release of this.waiters.splice(0)) release();
   }
 
-  /**
-   * Writes every buffered outcome in one transaction (QUEUE_NEW successors promoted in it), with
-   * the start of the jobs still running (an ended job's outcome carries its start).
-   */
+  /** Writes every buffered outcome and job start in one transaction (see OutcomeWriter). */
   async flushCompletions(): Promise<number> {
-    while (this.flushing) await this.flushing;
-    const batch = this.completions;
-    const starts = this.unmarkedStarts.filter((e) => !e.ended && !e.abandoned);
-    this.unmarkedStarts = [];
-    if (batch.length === 0 && starts.length === 0) return 0;
-    this.completions = [];
-    const now = new Date(this.options.clock.nowMs());
-    const work = this.database.db.transaction(async (tx) => {
-      await markAttemptsStarted(
-        tx,
-        this.options.runnerId,
-        starts.map((e) => ({ runId: e.run.id, attempt: e.run.attempt, startedAt: new Date(e.startedMs ?? now.getTime()) })),
-      );
-      const done = await completeAttempts(tx, this.options.runnerId, batch.map((b) => b.completion), now);
-      // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
-      const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
-      const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;
-      if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
-    });
-    this.flushing = work;
-    try {
-      await work;
-    } catch (error) {
-      // Nothing was written: keep the outcomes for the next try (the database settles duplicates).
-      this.completions = [...batch, ...this.completions];
-      this.unmarkedStarts = [...starts, ...this.unmarkedStarts];
-      throw error;
-    } finally {
-      this.flushing = undefined;
-    }
-    for (const item of batch) {
+    const written = await this.writer.write(this.options.clock.nowMs());
+    for (const { entry, outcome } of written) {
       // The same run may already be held again (a retry due at once, claimed meanwhile).
-      if (this.inFlight.get(item.run.id) === item.entry) this.inFlight.delete(item.run.id);
-      this.options.onOutcome?.(item.run, item.outcome);
+      if (this.inFlight.get(entry.run.id) === entry) this.inFlight.delete(entry.run.id);
+      this.options.onOutcome?.(entry.run, outcome);
     }
-    return batch.length;
+    return written.length;
   }
 
   /** Outcomes and job starts waiting to be written. */
   get pendingWrites(): number {
-    return this.completions.length + this.unmarkedStarts.length;
+    return this.writer.pending;
   }
 
   /** Extends our leases; runs whose lease we lost (cancelled, or taken over) are stopped. */
