@@ -6,7 +6,8 @@ import type { Database } from '../db/client.js';
 import { digestOf } from '../compile/digest.js';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
-import { buildPlan, findStoredToLoad, type BuildPlanInput } from '../plan/build-plan.js';
+import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
+import { computeDesiredTotals, computeStoredTotals } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
 import { chosenEngine, withDatabase, type DatabaseChoice } from './database.js';
@@ -58,15 +59,30 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
   // Embedded PGlite starts PostgreSQL in WebAssembly (~0.5 s of CPU) and reads 10,000 rows through
   // it: done on another thread while this one compiles the manifests.
   const reader = new StoredStateReader(options.database);
-  let desired: CompileResult;
   try {
-    desired = await loadDesired(options);
+    return await planWhileReading(reader, await loadDesired(options), options);
   } catch (error) {
+    // The worker rolls back and exits (at once if it already stopped): the process must not wait on it.
     await reader.cancel();
     throw error;
   }
-  const { engine, ...stored } = await reader.read(desired, options.nowMs);
-  return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, ...stored, against: { kind: 'database', engine } });
+}
+
+/**
+ * Each side's share of the plan is computed while the worker still reads the other: the digests
+ * (pairing compares them) and the manifests' totals and herds before the summaries arrive, the
+ * stored totals while the changed definitions are read. Same plan as planAgainstDatabase.
+ */
+async function planWhileReading(reader: StoredStateReader, desired: CompileResult, options: PlanOptions): Promise<Plan> {
+  const { nowMs } = options;
+  for (const schedule of desired.schedules) void schedule.digest;
+  const desiredTotals = computeDesiredTotals(desired, nowMs);
+  const { engine, current } = await reader.readSummaries();
+  const pairings = pairSchedules(desired.schedules, current);
+  reader.requestDetails(storedToLoad(pairings), nowMs);
+  const storedTotals = computeStoredTotals(current, nowMs);
+  const details = await reader.readDetails();
+  return buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredTotals, storedTotals } });
 }
 
 export async function planAgainstDatabase(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs' | 'allowMassArchive'>): Promise<Plan> {

@@ -7,9 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Definition } from '../compile/definition.js';
-import type { CompileResult } from '../compile/compile-sources.js';
 import type { Engine } from '../db/client.js';
-import { findStoredToLoad, type BuildPlanInput } from '../plan/build-plan.js';
+import type { BuildPlanInput } from '../plan/build-plan.js';
 import type { RunHistory, StoredScheduleSummary } from '../plan/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
 
@@ -55,17 +54,24 @@ export class StoredStateReader {
     return reply;
   }
 
-  /** The stored state `desired` is planned against. */
-  async read(desired: CompileResult, nowMs: number): Promise<StoredState> {
+  /** The stored schedules, listed while the caller compiled. Then `readDetails` must follow. */
+  async readSummaries(): Promise<{ engine: Engine; current: StoredScheduleSummary[] }> {
     const summaries = await this.nextReply();
     if (summaries.kind !== 'summaries') throw new Error(`the database reader replied ${summaries.kind} before the summaries`);
-    const { definitionIds, archiveIds } = findStoredToLoad(desired.schedules, summaries.current);
-    this.worker.postMessage({ kind: 'details', definitionIds, archiveIds, nowMs } satisfies StoredStateRequest);
+    return { engine: summaries.engine, current: summaries.current };
+  }
+
+  /** Asks for what the plan reads beyond the summaries (see findStoredToLoad); `readDetails` returns it. */
+  requestDetails(toLoad: { definitionIds: number[]; archiveIds: number[] }, nowMs: number): void {
+    this.worker.postMessage({ kind: 'details', ...toLoad, nowMs } satisfies StoredStateRequest);
+  }
+
+  async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'>> {
     const details = await this.nextReply();
     if (details.kind !== 'details') throw new Error(`the database reader replied ${details.kind} instead of the details`);
     // The database is closed (and PGlite's memory freed) before the caller moves on, as withDatabase does.
     await this.exited;
-    return { engine: summaries.engine, current: summaries.current, storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy };
+    return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy };
   }
 
   /** When the compile failed: the worker rolls back, closes the database and exits. */

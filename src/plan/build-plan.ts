@@ -8,10 +8,11 @@ import { digestOf } from '../compile/digest.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
-import { averageRunsPerDay, computeFigures, computeMinuteLoad, findSharedInstants, type DefinitionTiming } from './figures.js';
+import { computeFigures } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
+import { activeTimings, computeTotals, findDesiredSharedInstants, type DesiredTotals, type RepositoryTotals, type SharedInstants } from './repository-totals.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 import type { RunHistory, StoredScheduleSummary } from './stored-schedule.js';
 
@@ -29,6 +30,12 @@ export interface BuildPlanInput {
   allowMassArchive?: boolean;
   /** The Policy stored by the last apply (null: none yet, or planning against a git ref). */
   storedPolicy?: { policy: Omit<PolicyDefinition, 'source'>; digest: string } | null;
+  /**
+   * Parts of the plan already computed from one side alone (pairSchedules, computeDesiredTotals,
+   * computeStoredTotals of the same inputs), so a caller can compute them while it waits for the
+   * other side; buildPlan computes what is missing.
+   */
+  precomputed?: { pairings?: Pairing[]; desiredTotals?: DesiredTotals; storedTotals?: RepositoryTotals };
 }
 
 /** The Policy as stored: without its source location, so moving the file is not a change. */
@@ -45,7 +52,7 @@ function diffPolicy(input: BuildPlanInput): PolicyChange | null {
   return { beforeDigest: input.storedPolicy?.digest ?? null, afterDigest, after, fieldChanges: diffFields(input.storedPolicy?.policy ?? {}, after) };
 }
 
-interface Pairing {
+export interface Pairing {
   action: ChangeAction | 'unchanged';
   desired: CompiledSchedule | null;
   stored: StoredScheduleSummary | null;
@@ -84,7 +91,11 @@ export function findArchiveCandidates(desired: CompiledSchedule[], current: Stor
 
 /** What a plan reads beyond the summaries: the definitions of the stored schedules it changes, the run history of those it archives. */
 export function findStoredToLoad(desired: CompiledSchedule[], current: StoredScheduleSummary[]): { definitionIds: number[]; archiveIds: number[] } {
-  const changed = pairSchedules(desired, current).filter((p) => p.action !== 'unchanged' && p.stored);
+  return storedToLoad(pairSchedules(desired, current));
+}
+
+export function storedToLoad(pairings: Pairing[]): { definitionIds: number[]; archiveIds: number[] } {
+  const changed = pairings.filter((p) => p.action !== 'unchanged' && p.stored);
   return { definitionIds: changed.map((p) => p.stored!.id), archiveIds: changed.filter((p) => p.action === 'archive').map((p) => p.stored!.id) };
 }
 
@@ -99,25 +110,6 @@ const ACTION_RANK: Record<ChangeAction, number> = { archive: 0, update: 1, renam
 
 function riskRank(change: PlannedChange): number {
   return change.findings.some((f) => f.level === 'ERROR') ? -1 : RISK_RANK[change.risk];
-}
-
-type SharedInstants = NonNullable<RiskInput['sharedInstants']>;
-
-/**
- * The shared instants each schedule fires at, in findSharedInstants' order: risk only looks at a
- * change's own herds (RiskInput.sharedInstants), and 1,000 changes scanning every herd of 10,000
- * schedules would be quadratic.
- */
-function indexSharedInstants(sharedInstants: SharedInstants): Map<string, SharedInstants> {
-  const byName = new Map<string, SharedInstants>();
-  for (const shared of sharedInstants) {
-    for (const name of shared.names) {
-      const herds = byName.get(name);
-      if (herds) herds.push(shared);
-      else byName.set(name, [shared]);
-    }
-  }
-  return byName;
 }
 
 function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined): PlannedChange {
@@ -166,22 +158,16 @@ function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPl
   };
 }
 
-function sumRunsPerDay(definitions: DefinitionTiming[], nowMs: number): number {
-  let total = 0;
-  for (const definition of definitions) if (definition.enabled) total += averageRunsPerDay(definition, nowMs);
-  return Math.round(total * 100) / 100;
-}
-
 export function buildPlan(input: BuildPlanInput): Plan {
-  const { desired, current, nowMs } = input;
+  const { desired, current, nowMs, precomputed = {} } = input;
   const errors: Diagnostic[] = desired.diagnostics.filter((d) => d.severity === 'error');
   const createdAt = new Date(nowMs).toISOString();
   // Invalid manifests are never planned: a schedule that failed to compile would look deleted.
-  const pairings = errors.length > 0 ? [] : pairSchedules(desired.schedules, current);
+  const pairings = errors.length > 0 ? [] : precomputed.pairings ?? pairSchedules(desired.schedules, current);
   errors.push(...checkMassArchive(pairings.filter((p) => p.action === 'archive').length, current, desired.scheduleDocuments, input.allowMassArchive ?? false));
   const changed = pairings.filter((p): p is Pairing & { action: ChangeAction } => p.action !== 'unchanged');
   const needsHerd = changed.some((p) => p.desired);
-  const sharedInstants = needsHerd ? indexSharedInstants(findSharedInstants(desired.schedules.map((s) => ({ name: s.definition.name, def: s.definition })), nowMs)) : undefined;
+  const sharedInstants = needsHerd ? precomputed.desiredTotals?.sharedInstantsByName ?? findDesiredSharedInstants(desired, nowMs) : undefined;
   const changes = changed.map((p) => buildChange(p, input, sharedInstants));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
@@ -190,8 +176,9 @@ export function buildPlan(input: BuildPlanInput): Plan {
     }
   }
   const drift = errors.length > 0 && pairings.length === 0 ? [] : findDrift(current);
-  const activeBefore = current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);
-  const afterDefinitions: DefinitionTiming[] = errors.length > 0 && pairings.length === 0 ? activeBefore : desired.schedules.map((s) => s.definition);
+  const before = precomputed.storedTotals ?? computeTotals(activeTimings(current), nowMs);
+  // When nothing was planned, nothing changes: the totals after are the totals before.
+  const after = errors.length > 0 && pairings.length === 0 ? before : precomputed.desiredTotals ?? computeTotals(desired.schedules.map((s) => s.definition), nowMs);
   const unchanged = pairings.filter((p) => p.action === 'unchanged').length;
   const count = (action: ChangeAction) => changes.filter((c) => c.action === action).length;
   const summary: PlanSummary = {
@@ -202,10 +189,10 @@ export function buildPlan(input: BuildPlanInput): Plan {
     rename: count('rename'),
     unchanged,
     drift: drift.length,
-    runsPerDayBefore: sumRunsPerDay(activeBefore, nowMs),
-    runsPerDayAfter: sumRunsPerDay(afterDefinitions, nowMs),
-    peakRunsPerMinuteBefore: computeMinuteLoad(activeBefore, nowMs).peakRunsPerMinute,
-    peakRunsPerMinuteAfter: computeMinuteLoad(afterDefinitions, nowMs).peakRunsPerMinute,
+    runsPerDayBefore: before.runsPerDay,
+    runsPerDayAfter: after.runsPerDay,
+    peakRunsPerMinuteBefore: before.peakRunsPerMinute,
+    peakRunsPerMinuteAfter: after.peakRunsPerMinute,
     highestRisk: highestRisk(changes.flatMap((c) => c.findings)),
     errors: errors.length,
   };
