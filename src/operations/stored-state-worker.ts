@@ -4,11 +4,20 @@
  * asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
  * memory (PGlite's WebAssembly PostgreSQL included) goes with it.
  */
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
 import { openChosenDatabase, type DatabaseChoice } from './database.js';
 import type { StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
+
+// PGlite's PostgreSQL runs as WebAssembly, compiled first by V8's baseline compiler (Liftoff);
+// by default the functions that get warm are compiled again, optimized (TurboFan), on background
+// threads. A plan's few queries end before that pays back: on 2 cores it took CPU from the
+// compile on the main thread and added ~50 MB of peak memory. A budget this high leaves only
+// functions that run for seconds to the optimizing compiler. The flag is process-wide; only
+// PGlite runs WebAssembly, and it is set before PGlite compiles its module (openDatabase loads it).
+setFlagsFromString('--wasm-tiering-budget=1000000000');
 
 const port = parentPort!;
 const { choice } = workerData as { choice: DatabaseChoice };
