@@ -95,8 +95,10 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           where r.status in ('QUEUED', 'RETRY_PENDING') and r.run_after <= ${now}::timestamptz
             -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
             -- manual triggers and backfills are explicit operator actions and still run.
-            and not (r.trigger_type = 'SCHEDULED' and exists (
-              select 1 from schedules s where s.id = r.schedule_id and s.paused_at is not null
+            -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
+            -- (the partial index holds only them), not looked up once per candidate.
+            and not (r.trigger_type = 'SCHEDULED' and r.schedule_id in (
+              select s.id from schedules s where s.paused_at is not null
                 and (s.paused_until is null or s.paused_until > ${now}::timestamptz)))
           order by r.priority, r.scheduled_for, r.id
           limit ${scan}

@@ -1,0 +1,1 @@
+CREATE INDEX "schedules_paused_idx" ON "schedules" USING btree ("id") WHERE "schedules"."paused_at" is not null;
