@@ -82,7 +82,10 @@ async function planWhileReading(reader: StoredStateReader, desired: CompileResul
   reader.requestDetails(storedToLoad(pairings), nowMs);
   const storedTotals = computeStoredTotals(current, nowMs);
   const details = await reader.readDetails();
-  return buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredTotals, storedTotals } });
+  const plan = buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredTotals, storedTotals } });
+  // The database is closed before the caller moves on, as withDatabase does; the worker's teardown overlaps the diff.
+  await reader.stopped();
+  return plan;
 }
 
 export async function planAgainstDatabase(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs' | 'allowMassArchive'>): Promise<Plan> {

@@ -2,8 +2,9 @@
  * What `plan` reads from the database, read on a worker thread (stored-state-worker.ts) so that it
  * overlaps compiling the manifests: opening embedded PGlite (starting PostgreSQL in WebAssembly,
  * ~0.5 s of CPU) and listing 10,000 schedules no longer wait for the compile, and PGlite's memory
- * is freed when the worker exits, before the diff. Same reads, same snapshot as `loadStoredState`;
- * only the thread differs. The worker runs compiled JavaScript (dist/), as the CLI does.
+ * is freed when the worker exits, while the main thread diffs. Same reads, same snapshot as
+ * `loadStoredState`; only the thread differs. The worker runs compiled JavaScript (dist/), as the
+ * CLI does.
  */
 import { Worker } from 'node:worker_threads';
 import type { Definition } from '../compile/definition.js';
@@ -69,9 +70,15 @@ export class StoredStateReader {
   async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'>> {
     const details = await this.nextReply();
     if (details.kind !== 'details') throw new Error(`the database reader replied ${details.kind} instead of the details`);
-    // The database is closed (and PGlite's memory freed) before the caller moves on, as withDatabase does.
-    await this.exited;
     return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy };
+  }
+
+  /**
+   * Resolves when the worker has closed the database and exited, its memory (PGlite's included)
+   * freed. Its teardown takes ~0.15 s after the details, and the caller need not wait for it to plan.
+   */
+  async stopped(): Promise<void> {
+    await this.exited;
   }
 
   /** When the compile failed: the worker rolls back, closes the database and exits. */
