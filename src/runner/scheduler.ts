@@ -15,6 +15,12 @@ import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.
 
 export interface SchedulerTickOptions {
   nowMs: number;
+  /**
+   * Plan slots due up to this long after nowMs as well (default 0). Their runs wait QUEUED until
+   * their run_after, so at the slot only the claim remains between it and the start; lateness is
+   * still judged at nowMs.
+   */
+  lookaheadMs?: number;
   policy: StoredPolicy;
   /** Schedules per transaction; a tick loops until none is due. */
   batchSize?: number;
@@ -50,9 +56,10 @@ function toNewRun(schedule: DueSchedule, definition: Definition, slot: PlannedSl
 
 async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number, cache: DefinitionCache): Promise<SchedulerTickResult & { full: boolean }> {
   const now = new Date(options.nowMs);
+  const horizonMs = options.nowMs + Math.max(0, options.lookaheadMs ?? 0);
   return database.db.transaction(async (tx) => {
     await commitWithoutWaitingForFlush(tx);
-    const due = await takeDueSchedules(tx, now, batchSize);
+    const due = await takeDueSchedules(tx, new Date(horizonMs), batchSize);
     const definitions = await cache.require(
       tx,
       due.map((s) => ({ scheduleId: s.id, version: s.version })),
@@ -73,6 +80,7 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
         definition,
         nextRunAtMs: schedule.nextRunAt.getTime(),
         nowMs: options.nowMs,
+        horizonMs,
         misfireThresholdMs: options.policy.misfireThresholdMs,
         paused: schedule.pausedAt ? { untilMs: schedule.pausedUntil?.getTime() ?? null } : null,
       });

@@ -25,9 +25,12 @@ export type SlotDecision = { status: 'QUEUED' | 'MANUAL_REQUIRED'; reason: null 
 
 export interface DueWindow {
   definition: Definition;
-  /** First slot not yet turned into a run: the window is [fromMs, nowMs]. */
+  /** First slot not yet turned into a run: the window is [fromMs, horizonMs]. */
   fromMs: number;
+  /** When the decision is made: slots older than nowMs - misfireThreshold are missed. */
   nowMs: number;
+  /** Last instant whose slots are planned now (default nowMs); later than nowMs when planning ahead. */
+  horizonMs?: number;
   misfireThresholdMs: number;
   paused: { untilMs: number | null } | null;
 }
@@ -42,7 +45,7 @@ const skipped = (reason: SkipReason): SlotDecision => ({ status: 'SKIPPED', reas
 
 export function buildDueSlotRules(window: DueWindow, index: SlotIndex): DueSlotRules {
   const { definition, fromMs, nowMs } = window;
-  const endMs = nowMs + 1;
+  const endMs = Math.max(nowMs, window.horizonMs ?? nowMs) + 1;
   const pausedBeforeMs = window.paused === null ? Number.NEGATIVE_INFINITY : (window.paused.untilMs ?? Number.POSITIVE_INFINITY);
   const graceFromMs = nowMs - definition.gracePeriodMs;
   const onTimeFromMs = nowMs - window.misfireThresholdMs;

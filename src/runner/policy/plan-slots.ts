@@ -1,5 +1,5 @@
 /**
- * The scheduler's decision for one due schedule (SPEC §7): every slot in [nextRunAtMs, nowMs]
+ * The scheduler's decision for one due schedule (SPEC §7): every slot in [nextRunAtMs, horizonMs]
  * becomes exactly one planned row, in ascending slot order, and `nextRunAtMs` moves past them.
  * The caller inserts the rows, then advances next_run_at, in one transaction.
  *
@@ -32,6 +32,12 @@ export interface DueSlotsInput {
   /** First slot not yet turned into a run. */
   nextRunAtMs: number;
   nowMs: number;
+  /**
+   * Slots up to this instant become runs now (default: nowMs). The runner plans a moment ahead so
+   * that only the claim stands between a slot and its start; a run planned ahead waits QUEUED
+   * until its run_after. Lateness (misfire, grace) is still judged at nowMs.
+   */
+  horizonMs?: number;
   misfireThresholdMs: number;
   paused: { untilMs: number | null } | null;
   maxRowsPerTick?: number;
@@ -39,7 +45,7 @@ export interface DueSlotsInput {
 
 export interface DueSlotsPlan {
   slots: PlannedSlot[];
-  /** First slot strictly after nowMs (and not before the input nextRunAtMs); null if none within 8 years. */
+  /** First slot strictly after the horizon (and not before the input nextRunAtMs); null if none within 8 years. */
   nextRunAtMs: number | null;
 }
 
@@ -50,12 +56,13 @@ export function planDueSlots(input: DueSlotsInput): DueSlotsPlan {
   if (!input.definition.enabled) return { slots: [], nextRunAtMs: null };
 
   const calendar = calendarForDefinition(input.definition);
-  const nextRunAtMs = nextSlot(calendar, Math.max(input.nowMs, input.nextRunAtMs - 1)) ?? null;
-  if (input.nextRunAtMs > input.nowMs) return { slots: [], nextRunAtMs };
+  const horizonMs = Math.max(input.nowMs, input.horizonMs ?? input.nowMs);
+  const nextRunAtMs = nextSlot(calendar, Math.max(horizonMs, input.nextRunAtMs - 1)) ?? null;
+  if (input.nextRunAtMs > horizonMs) return { slots: [], nextRunAtMs };
 
-  const window = { ...input, fromMs: input.nextRunAtMs };
+  const window = { ...input, horizonMs, fromMs: input.nextRunAtMs };
   // One more than fits tells us whether this is a long outage, without counting anything.
-  const due = takeSlots(calendar, input.nextRunAtMs, input.nowMs, maxRows + 1);
+  const due = takeSlots(calendar, input.nextRunAtMs, horizonMs, maxRows + 1);
   if (due.length <= maxRows) {
     const rules = buildDueSlotRules(window, createListIndex(due));
     return { slots: toRows(input, due, rules, nextRunAtMs), nextRunAtMs };
@@ -63,7 +70,7 @@ export function planDueSlots(input: DueSlotsInput): DueSlotsPlan {
 
   const index = createCalendarIndex(input.definition);
   const rules = buildDueSlotRules(window, index);
-  const endMs = input.nowMs + 1;
+  const endMs = horizonMs + 1;
   let summaries: PlannedSlot[] = [];
   let firstKeptMs = endMs;
   // Each summary row takes the place of a slot row; more reasons in the fold → fewer slot rows.
@@ -73,7 +80,7 @@ export function planDueSlots(input: DueSlotsInput): DueSlotsPlan {
     summaries = foldSlots(input, calendar, index, rules, firstKeptMs);
     if (summaries.length <= reserved) break;
   }
-  const kept = takeSlots(calendar, firstKeptMs, input.nowMs, maxRows);
+  const kept = takeSlots(calendar, firstKeptMs, horizonMs, maxRows);
   return { slots: [...summaries, ...toRows(input, kept, rules, nextRunAtMs)], nextRunAtMs };
 }
 

@@ -210,3 +210,37 @@ describe('planDueSlots: approval, pause, and the window itself', () => {
     ]);
   });
 });
+
+describe('planDueSlots: planning ahead (horizon after now)', () => {
+  const SLOT = '2026-03-03T01:00:00.000Z';
+
+  it('turns a slot within the horizon into a QUEUED run due at its slot, and moves next_run_at past it', () => {
+    const result = plan({ misfire: 'SKIP' }, { nextRunAtMs: at(SLOT), nowMs: at(SLOT) - 100, horizonMs: at(SLOT) });
+    expect(runs(result.slots)).toEqual([`QUEUED ×1 ${SLOT}…${SLOT}`]);
+    expect(result.slots[0]!.runAfterMs).toBe(at(SLOT));
+    expect(iso(result.nextRunAtMs!)).toBe('2026-03-03T02:00:00.000Z');
+  });
+
+  it('plans nothing while the next slot is beyond the horizon', () => {
+    const result = plan({ misfire: 'SKIP' }, { nextRunAtMs: at(SLOT), nowMs: at(SLOT) - 200, horizonMs: at(SLOT) - 100 });
+    expect(result).toEqual({ slots: [], nextRunAtMs: at(SLOT) });
+  });
+
+  it('still judges lateness at now: after an outage, RUN_ONCE runs the slot within the horizon, not the latest missed one', () => {
+    // Slots 00:00…01:00 on 03-03; now is 100 ms before 01:00 and the misfire threshold is a minute.
+    const result = plan({ misfire: 'RUN_ONCE', gracePeriodMs: 7 * DAY_MS }, { nextRunAtMs: at('2026-03-03T00:00:00Z'), nowMs: at(SLOT) - 100, horizonMs: at(SLOT) });
+    expect(runs(result.slots)).toEqual(['SKIPPED/MISFIRE ×1 2026-03-03T00:00:00.000Z…2026-03-03T00:00:00.000Z', `QUEUED ×1 ${SLOT}…${SLOT}`]);
+    // At the horizon itself (no planning ahead) the same slot is the on-time one; nothing changes.
+    const atSlot = plan({ misfire: 'RUN_ONCE', gracePeriodMs: 7 * DAY_MS }, { nextRunAtMs: at('2026-03-03T00:00:00Z'), nowMs: at(SLOT) });
+    expect(runs(atSlot.slots)).toEqual(runs(result.slots));
+  });
+
+  it('measures a slot against the misfire threshold from now, not from the horizon', () => {
+    // Per-minute schedule, threshold 1 min: at now = 01:00:59 the 01:00 slot is 59 s late (on
+    // time); from the horizon 01:01:01 it would be 61 s late (missed).
+    const nowMs = at('2026-03-03T01:00:59Z');
+    const result = plan({ cron: '* * * * *', misfire: 'SKIP', gracePeriodMs: 7 * DAY_MS }, { nextRunAtMs: at('2026-03-03T01:00:00Z'), nowMs, horizonMs: nowMs + 2_000 });
+    expect(runs(result.slots)).toEqual(['QUEUED ×2 2026-03-03T01:00:00.000Z…2026-03-03T01:01:00.000Z']);
+    expect(iso(result.nextRunAtMs!)).toBe('2026-03-03T01:02:00.000Z');
+  });
+});
