@@ -33,6 +33,12 @@ export interface RunnerOptions {
   killGraceMs?: number;
   /** Longest sleep without a known reason to wake (covers lost notifications). */
   safetyPollMs?: number;
+  /**
+   * How long before a slot the scheduler turns it into a run (default 100 ms; 0 plans at the
+   * slot). The run waits QUEUED until its run_after, so at the slot only the claim stands between
+   * it and its start: creating 250 runs at :00 takes tens of milliseconds, claiming them fewer.
+   */
+  slotLookaheadMs?: number;
   baseDir: string;
   env: NodeJS.ProcessEnv;
   logger?: Logger;
@@ -50,6 +56,7 @@ export class Runner {
   private readonly logger: Logger;
   private readonly leaseMs: number;
   private readonly reconcileIntervalMs: number;
+  private readonly lookaheadMs: number;
   private policy: StoredPolicy = defaultStoredPolicy;
   private stopping = false;
   private wakeUp: (() => void) | undefined;
@@ -60,6 +67,8 @@ export class Runner {
   private nextReconcileMs = 0;
   private nextHeartbeatMs = 0;
   private nextDueMs = 0;
+  /** The clock at the start of the last tick (see nextWakeMs). */
+  private tickStartedMs = 0;
   /** When this runner last renewed its leases, and until when it leaves other runners' expired leases alone. */
   private lastHeartbeatMs: number | undefined;
   private stallsHeldUntilMs = 0;
@@ -75,6 +84,7 @@ export class Runner {
     this.logger = options.logger ?? silentLogger;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
+    this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? 100);
     this.worker = new Worker(
       database,
       {
@@ -164,6 +174,7 @@ export class Runner {
   /** One pass of everything that is due now. Exposed so tests can drive the runner with a fake clock. */
   async tick(): Promise<void> {
     const nowMs = this.options.clock.nowMs();
+    this.tickStartedMs = nowMs;
     const schedulesChanged = this.schedulesChanged;
     if (schedulesChanged) {
       this.schedulesChanged = false;
@@ -171,8 +182,8 @@ export class Runner {
       this.worker.setPolicy(this.policy);
     }
     let nextDue: Promise<Date | null> | undefined;
-    if (schedulesChanged || nowMs >= this.nextDueMs) {
-      await runSchedulerTick(this.database, { nowMs, policy: this.policy, definitions: this.definitions });
+    if (schedulesChanged || nowMs >= this.nextDueMs - this.lookaheadMs) {
+      await runSchedulerTick(this.database, { nowMs, lookaheadMs: this.lookaheadMs, policy: this.policy, definitions: this.definitions });
       // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due. Asked
       // while the new runs are being claimed, not before: it is not on a slot's path to its start.
       nextDue = findEarliestNextRunAt(this.database.db);
@@ -181,7 +192,7 @@ export class Runner {
     }
     // Under a backlog the worker keeps claiming; it hands back for the next slot, heartbeat or
     // reconcile, and at least every second.
-    await this.worker.flushAndClaim({ claim: !this.stopping, untilMs: Math.min(this.nextDueMs, this.nextHeartbeatMs, this.nextReconcileMs, nowMs + 1_000) });
+    await this.worker.flushAndClaim({ claim: !this.stopping, untilMs: Math.min(this.nextDueMs - this.lookaheadMs, this.nextHeartbeatMs, this.nextReconcileMs, nowMs + 1_000) });
     if (nextDue) this.nextDueMs = (await nextDue)?.getTime() ?? Number.POSITIVE_INFINITY;
     if (nowMs >= this.nextHeartbeatMs) {
       // Not renewed for longer than a lease: this runner was cut off (a database outage, a paused
@@ -202,9 +213,13 @@ export class Runner {
   }
 
   private async nextWakeMs(nowMs: number): Promise<number> {
-    const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs];
+    const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs - this.lookaheadMs];
     if (this.worker.freeSlots > 0) {
-      const runAfter = await findEarliestRunAfter(this.database.db, new Date(nowMs));
+      // Runs due after the tick began, not after now: a run that fell due between the tick's claim
+      // and now was not claimable then, and would otherwise wait for the next reason to wake (up
+      // to the next slot: a second late for a per-second schedule). Those due earlier were
+      // offered to that claim (taken, or held back by a pause or a queue limit).
+      const runAfter = await findEarliestRunAfter(this.database.db, new Date(this.tickStartedMs));
       if (runAfter) candidates.push(runAfter.getTime());
     }
     return Math.min(...candidates);

@@ -65,6 +65,30 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     expect(schedule?.next).toBe('12:10');
   });
 
+  it('creates the run of a slot a moment ahead and starts it at the slot, not before', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *' }) }, T0);
+    const slotMs = T0 + 5 * 60_000;
+    const clock = new ManualClock(slotMs - 60);
+    runner = createRunner(database, clock);
+    await runner.tick(); // 60 ms ahead, within the default lookahead of 100 ms
+    expect((await runs(database)).map((r) => [r.scheduled_for, r.status, r.attempts])).toEqual([['2026-11-29T12:05:00Z', 'QUEUED', 0]]);
+    expect(runner.worker.activeCount).toBe(0);
+    const [schedule] = await queryRows<{ next: string }>(database.db, sql`select to_char(next_run_at at time zone 'UTC', 'HH24:MI') as next from schedules`);
+    expect(schedule?.next).toBe('12:10');
+    clock.advance(59);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(0);
+    clock.advance(1);
+    await runner.tick(); // the slot: claimed and started
+    expect(runner.worker.activeCount).toBe(1);
+    expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
+    await runner.tick();
+    expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS']);
+    const [started] = await queryRows<{ late_ms: number }>(database.db, sql`select extract(epoch from (a.started_at - r.scheduled_for)) * 1000 as late_ms from run_attempts a join schedule_runs r on r.id = a.run_id`);
+    expect(Number(started?.late_ms)).toBe(0);
+  });
+
   it('retries a failed attempt with backoff as a new attempt of the same run', async () => {
     database = await createPgliteDatabase();
     const job = { type: 'command', command: [process.execPath, '-e', "process.exit(process.env.CRONFORM_ATTEMPT === '1' ? 3 : 0)"] };
