@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { calendarForDefinition } from '../../dist/plan/figures.js';
 import { nextSlot, slotsBetween } from '../../dist/time/slots.js';
 import { jitterFor } from '../../dist/runner/policy/jitter.js';
+import { DEFAULT_SLOT_LOOKAHEAD_MS } from '../../dist/runner/runner.js';
 
 const ms = (value) => (value === null || value === undefined ? null : value instanceof Date ? value.getTime() : Date.parse(value));
 
@@ -88,6 +89,8 @@ export function readJobLog(file) {
  * Version 1 owes its slots after its apply. A later version v takes over at
  * B = min(apply of v + 1 ms, first slot of v-1 not yet turned into a run): apply keeps the slots
  * the scheduler had not processed owed (from next_run_at), so a slot is never dropped by a change.
+ * Runners turn slots into runs up to DEFAULT_SLOT_LOOKAHEAD_MS ahead, so v-1 also keeps the slots
+ * it turned into runs in that span after v's apply (and no later one).
  */
 export function expectedSlots(versions, runsOfSchedule, windowEndMs) {
   const owed = new Map();
@@ -101,7 +104,8 @@ export function expectedSlots(versions, runsOfSchedule, windowEndMs) {
       const own = runsOfSchedule.filter((r) => r.version === version.version).flatMap((r) => coveredSlots(r, calendar));
       const lastMs = own.length > 0 ? Math.max(...own) : lowerExclusiveMs;
       const firstUnprocessedMs = nextSlot(calendar, lastMs) ?? Number.POSITIVE_INFINITY;
-      upperExclusiveMs = Math.min(next.createdMs + 1, firstUnprocessedMs, windowEndMs + 1);
+      const createdAheadMs = Math.min(lastMs, next.createdMs + DEFAULT_SLOT_LOOKAHEAD_MS);
+      upperExclusiveMs = Math.min(Math.max(Math.min(next.createdMs + 1, firstUnprocessedMs), createdAheadMs + 1), windowEndMs + 1);
     }
     for (const slot of slotsBetween(calendar, lowerExclusiveMs + 1, upperExclusiveMs)) owed.set(slot, version.version);
     lowerExclusiveMs = upperExclusiveMs - 1;

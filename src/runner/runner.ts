@@ -50,6 +50,9 @@ export interface RunnerOptions {
 
 const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
 
+/** How long before a slot a runner turns it into a run, unless told otherwise (RunnerOptions.slotLookaheadMs). */
+export const DEFAULT_SLOT_LOOKAHEAD_MS = 100;
+
 export class Runner {
   readonly id: string;
   readonly worker: Worker;
@@ -84,7 +87,7 @@ export class Runner {
     this.logger = options.logger ?? silentLogger;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
-    this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? 100);
+    this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? DEFAULT_SLOT_LOOKAHEAD_MS);
     this.worker = new Worker(
       database,
       {
