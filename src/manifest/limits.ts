@@ -10,6 +10,9 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Documents per file; the YAML stream is composed lazily and abandoned past this count. */
 export const MAX_DOCUMENTS = 10_000;
 
+/** Mapping keys refused anywhere in a manifest: as object keys they would reach prototypes. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Budget for alias expansion per document, as counted by yaml's `toJS({ maxAliasCount })` (number of
  * alias resolutions times the aliases nested inside each). Hand-written manifests reuse an anchor a
