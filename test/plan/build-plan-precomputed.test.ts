@@ -10,28 +10,13 @@ import { buildPlan, pairSchedules, type BuildPlanInput } from '../../src/plan/bu
 import { computeDesiredTotals, computeStoredTotals } from '../../src/plan/repository-totals.js';
 import { renderPlanJson } from '../../src/plan/render-json.js';
 import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
+import { storedAfterApply } from '../support/stored-schedules.js';
 
 const NOW_MS = Date.parse('2026-03-08T06:30:00Z');
 
 function compile(specs: Array<[string, Record<string, unknown>]>): CompileResult {
   const text = specs.map(([name, spec]) => stringify({ apiVersion: 'cronform/v1', kind: 'Schedule', metadata: { name }, spec: { cron: '0 3 * * *', timezone: 'UTC', job: { type: 'command', command: ['true'] }, ...spec } })).join('---\n');
   return compileSources([{ file: 'schedules/all.yaml', text }], NOW_MS);
-}
-
-function stored(compiled: CompileResult, paused: string[] = []): StoredSchedule[] {
-  return compiled.schedules.map((schedule, index) => ({
-    id: index + 1,
-    name: schedule.definition.name,
-    version: 1,
-    digest: schedule.digest,
-    timing: schedule.definition,
-    definition: schedule.definition,
-    status: 'ACTIVE',
-    managed: true,
-    paused: paused.includes(schedule.definition.name) ? { at: '2026-03-01T00:00:00.000Z', by: 'ops', reason: null, until: null } : null,
-    versionDigest: schedule.digest,
-    nextRunAt: null,
-  }));
 }
 
 function planBothWays(desired: CompileResult, current: StoredSchedule[]): [string, string] {
@@ -47,14 +32,14 @@ describe('buildPlan with precomputed pairings and totals', () => {
 
   it('makes the same plan for updates, creates, archives and drift', () => {
     const after = compile([...herd.map(([name], index): [string, Record<string, unknown>] => [name, index < 3 ? { cron: '0 4 * * *', timeout: '5m' } : { cron: '0 4 * * *' }]), ['nightly', { cron: '30 2 * * *', timezone: 'Europe/Berlin' }], ['new-export', { cron: '0 4 * * *' }]]);
-    const [alone, precomputed] = planBothWays(after, stored(before, ['nightly', 'herd-7']));
+    const [alone, precomputed] = planBothWays(after, storedAfterApply(before, ['nightly', 'herd-7']));
     expect(precomputed).toBe(alone);
     expect(JSON.parse(alone).summary).toMatchObject({ create: 1, update: 4, archive: 1, drift: 2 });
   });
 
   it('makes the same plan when the manifests have errors (nothing planned, totals unchanged)', () => {
     const broken = compile([['nightly', { cron: 'not a cron' }]]);
-    const [alone, precomputed] = planBothWays(broken, stored(before));
+    const [alone, precomputed] = planBothWays(broken, storedAfterApply(before));
     expect(precomputed).toBe(alone);
     expect(JSON.parse(alone).summary.runsPerDayAfter).toBe(JSON.parse(alone).summary.runsPerDayBefore);
   });

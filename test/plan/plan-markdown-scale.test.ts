@@ -11,6 +11,7 @@ import type { Plan } from '../../src/plan/plan-types.js';
 import { PLAN_COMMENT_MARKER, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
 import { renderPlanText } from '../../src/plan/render-text.js';
 import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
+import { storedAfterApply } from '../support/stored-schedules.js';
 
 const NOW_MS = Date.parse('2026-11-29T12:00:00Z');
 const GITHUB_COMMENT_MAX_CHARS = 65_536;
@@ -50,23 +51,6 @@ const changeEvery = (every: number, offset: number): SpecOf => (index) => {
   if (index % every !== offset) return {};
   return Math.floor(index / every) % 2 === 0 ? moved(index) : { timeout: '20m' };
 };
-
-/** What a database would hold after applying `compiled`. */
-function storedFrom(compiled: CompileResult): StoredSchedule[] {
-  return compiled.schedules.map((schedule, index) => ({
-    id: index + 1,
-    name: schedule.definition.name,
-    version: 1,
-    digest: schedule.digest,
-    timing: schedule.definition,
-    definition: schedule.definition,
-    status: 'ACTIVE',
-    managed: true,
-    paused: null,
-    versionDigest: schedule.digest,
-    nextRunAt: null,
-  }));
-}
 
 function plan(desired: CompileResult, current: StoredSchedule[]): Plan {
   return buildPlan({ desired, current, storedDefinitions: definitionsById(current), history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'postgres' } });
@@ -112,7 +96,7 @@ describe('plan output at scale', () => {
   });
 
   it('2,000 updates against a stored first compile: under the limit, truncation stated', () => {
-    const updates = plan(compileSchedules(2_000, moved), storedFrom(first));
+    const updates = plan(compileSchedules(2_000, moved), storedAfterApply(first));
     expect(updates.summary).toMatchObject({ create: 0, update: 2_000, unchanged: 0 });
     expect(updates.changes[0]!.changedPaths).toEqual(['cron']);
 
@@ -127,7 +111,7 @@ describe('plan output at scale', () => {
   });
 
   it('10 changes among 1,990 unchanged: a small comment, and text as long as with 10 unchanged', () => {
-    const large = plan(compileSchedules(2_000, changeEvery(200, 7)), storedFrom(first));
+    const large = plan(compileSchedules(2_000, changeEvery(200, 7)), storedAfterApply(first));
     expect(large.summary).toMatchObject({ update: 10, unchanged: 1_990 });
 
     const markdown = renderPlanMarkdown(large);
@@ -138,7 +122,7 @@ describe('plan output at scale', () => {
     // The same 10 changes with only 10 schedules left unchanged render the same change blocks.
     const smallFirst = compileSchedules(20, asFirst);
     const smallChanged = compileSchedules(20, changeEvery(2, 1));
-    const small = plan(smallChanged, storedFrom(smallFirst));
+    const small = plan(smallChanged, storedAfterApply(smallFirst));
     expect(small.summary).toMatchObject({ update: 10, unchanged: 10 });
     const largeText = renderPlanText(large, { color: false });
     const smallText = renderPlanText(small, { color: false });
@@ -148,7 +132,7 @@ describe('plan output at scale', () => {
     expect(largeText.length).toBeLessThan(10_000);
 
     // …and it grows with the number of changes: 100 changes, about ten times the text.
-    const hundred = plan(compileSchedules(2_000, changeEvery(20, 7)), storedFrom(first));
+    const hundred = plan(compileSchedules(2_000, changeEvery(20, 7)), storedAfterApply(first));
     expect(hundred.summary).toMatchObject({ update: 100, unchanged: 1_900 });
     const ratio = renderPlanText(hundred, { color: false }).length / largeText.length;
     expect(ratio).toBeGreaterThan(9);
