@@ -4,6 +4,7 @@
  * not change the retries of runs already in flight.
  */
 import type { RetryDefinition } from '../../compile/definition.js';
+import type { ExecutionOutcome, RunStatus } from '../run-types.js';
 
 export type AttemptDecision = { status: 'RETRY_PENDING'; runAfterMs: number } | { status: 'FAILED' };
 
@@ -27,11 +28,11 @@ export function nextAttemptDecision(run: { attempts: number; maxAttempts: number
  * FAILED. Without a definition (its version is missing) there is nothing to retry with: FAILED.
  */
 export function runStatusAfterAttempt(
-  attemptStatus: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED',
+  attemptStatus: ExecutionOutcome['status'],
   run: { attempts: number; maxAttempts: number },
   retry: RetryDefinition | undefined,
   finishedMs: number,
-): { runStatus: 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED'; runAfterMs: number | null } {
+): { runStatus: Extract<RunStatus, 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED'>; runAfterMs: number | null } {
   if (attemptStatus === 'SUCCEEDED') return { runStatus: 'SUCCESS', runAfterMs: null };
   if (attemptStatus === 'CANCELLED') return { runStatus: 'CANCELLED', runAfterMs: null };
   const decision = retry ? nextAttemptDecision(run, retry, finishedMs) : ({ status: 'FAILED' } as const);
