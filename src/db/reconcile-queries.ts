@@ -21,8 +21,8 @@ export async function takeExpiredLeases(tx: Executor, now: Date, limit: number):
     tx,
     sql`select r.id, r.schedule_id, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
           not exists (select 1 from run_attempts a where a.run_id = r.id and a.attempt = r.attempts and a.status = 'CLAIMED') as started
-        from schedule_runs r
-        where r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
+        from active_runs x join schedule_runs r on r.id = x.run_id
+        where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
         order by r.lease_expires_at limit ${limit}
         for update of r skip locked`,
   );

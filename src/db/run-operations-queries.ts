@@ -8,7 +8,7 @@ import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import type { RunStatus, TriggerType } from '../runner/run-types.js';
 import { queryRows, type Executor } from './client.js';
-import { scheduleRuns, schedules } from './schema.js';
+import { activeRuns, scheduleRuns, schedules } from './schema.js';
 
 export interface ScheduleRecord {
   id: number;
@@ -105,7 +105,18 @@ export async function findActiveRuns(executor: Executor, scheduleId: number): Pr
   const rows = await executor
     .select()
     .from(scheduleRuns)
-    .where(and(eq(scheduleRuns.scheduleId, scheduleId), inArray(scheduleRuns.status, ['QUEUED', 'RUNNING', 'RETRY_PENDING'])))
+    .where(
+      and(
+        inArray(
+          scheduleRuns.id,
+          executor
+            .select({ id: activeRuns.runId })
+            .from(activeRuns)
+            .where(and(eq(activeRuns.scheduleId, scheduleId), inArray(activeRuns.status, ['QUEUED', 'RUNNING', 'RETRY_PENDING']))),
+        ),
+        inArray(scheduleRuns.status, ['QUEUED', 'RUNNING', 'RETRY_PENDING']),
+      ),
+    )
     .orderBy(scheduleRuns.scheduledFor, scheduleRuns.id);
   return rows.map(toRunRecord);
 }
@@ -231,9 +242,9 @@ export async function skipUnstartedRuns(tx: Executor, scheduleId: number, now: D
   const rows = await queryRows<{ id: string | number; previous_status: RunStatus }>(
     tx,
     sql`with target as (
-          select id, status from schedule_runs
-          where schedule_id = ${scheduleId} and status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
-          for update
+          select r.id, r.status from active_runs a join schedule_runs r on r.id = a.run_id
+          where a.schedule_id = ${scheduleId} and a.status in ('PENDING', 'QUEUED', 'RETRY_PENDING') and r.status = a.status
+          for update of r
         )
         update schedule_runs r set status = 'SKIPPED', status_reason = 'PAUSED', finished_at = ${now.toISOString()}::timestamptz
         from target t where r.id = t.id and r.status = t.status

@@ -151,7 +151,7 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
           where r.schedule_id = s.id and r.scheduled_for >= ${window.dayStart.toISOString()}::timestamptz and r.scheduled_for < ${window.dayEnd.toISOString()}::timestamptz
         ) day on true
         left join lateral (
-          select count(*) as n from schedule_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
+          select count(*) as n from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
         ) active on true
         where s.status = 'ACTIVE'
         order by s.name`,

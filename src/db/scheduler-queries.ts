@@ -64,7 +64,7 @@ export async function findSchedulesWithActiveRuns(tx: Executor, ids: number[]): 
   if (ids.length === 0) return new Set();
   const rows = await queryRows<{ schedule_id: string | number }>(
     tx,
-    sql`select distinct schedule_id from schedule_runs
+    sql`select distinct schedule_id from active_runs
         where schedule_id = any(${sql.param(ids)}::bigint[]) and status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
   );
   return new Set(rows.map((r) => Number(r.schedule_id)));
@@ -151,7 +151,7 @@ export async function notifyRunsQueued(executor: Executor): Promise<void> {
 export async function findEarliestRunAfter(executor: Executor, now: Date): Promise<Date | null> {
   const [row] = await queryRows<{ at: Date | string | null }>(
     executor,
-    sql`select min(run_after) as at from schedule_runs where status in ('QUEUED', 'RETRY_PENDING') and run_after > ${now.toISOString()}::timestamptz`,
+    sql`select min(run_after) as at from active_runs where status in ('QUEUED', 'RETRY_PENDING') and run_after > ${now.toISOString()}::timestamptz`,
   );
   return row?.at ? toDate(row.at) : null;
 }

@@ -68,7 +68,7 @@ export interface ClaimRequest {
 }
 
 /**
- * One statement: read the candidates (priority, then slot), keep those that fit in their queue's
+ * One statement: read the candidates (priority, then slot) from `active_runs`, keep those that fit in their queue's
  * free concurrency, lock them with SKIP LOCKED, mark them RUNNING with a lease, and open their
  * attempts. Candidates are read without locking: claims are serialized by CLAIM_LOCK_KEY, so
  * locking every scanned row (each lock is a tuple write) would only cost; the rows actually taken
@@ -91,20 +91,20 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   const rows = await queryRows<ClaimedRow>(
     tx,
     sql`with candidates as (
-          select r.id, r.queue, r.priority, r.scheduled_for from schedule_runs r
-          where r.status in ('QUEUED', 'RETRY_PENDING') and r.run_after <= ${now}::timestamptz
+          select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
+          where a.status in ('QUEUED', 'RETRY_PENDING') and a.run_after <= ${now}::timestamptz
             -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
             -- manual triggers and backfills are explicit operator actions and still run.
             -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
             -- (the partial index holds only them), not looked up once per candidate.
-            and not (r.trigger_type = 'SCHEDULED' and r.schedule_id in (
+            and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (
               select s.id from schedules s where s.paused_at is not null
                 and (s.paused_until is null or s.paused_until > ${now}::timestamptz)))
-          order by r.priority, r.scheduled_for, r.id
+          order by a.priority, a.scheduled_for, a.run_id
           limit ${scan}
         ),
         running as (
-          select queue, count(*)::int as n from schedule_runs where status = 'RUNNING' group by queue
+          select queue, count(*)::int as n from active_runs where status = 'RUNNING' group by queue
         ),
         limits as (
           select key as queue, value::int as concurrency from jsonb_each_text(${JSON.stringify(request.queueLimits)}::jsonb)
@@ -257,7 +257,7 @@ export async function completeAttempts(
           from input i
           where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
           returning r.id, r.schedule_id, r.status,
-            exists (select 1 from schedule_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
+            exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
         closed as (
           update run_attempts a
@@ -272,13 +272,23 @@ export async function completeAttempts(
 }
 
 /**
+ * For the rest of this transaction, the planner reaches runs through their primary key, never by
+ * reading the table. Outcomes and start marks name their runs by id; with statistics gathered
+ * before a mass queueing it expects a single RUNNING run and scans `schedule_runs` (all history)
+ * once per outcome instead. One round trip per batch, before its statements.
+ */
+export async function preferIndexScans(tx: Executor): Promise<void> {
+  await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+}
+
+/**
  * Records that claimed jobs have started (attempt CLAIMED → RUNNING, with the real start). Written
  * in batches after the fact: what tells the reconciler whether a run whose runner died had
  * started (its attempt STALLED, per onStall) or was still waiting in that runner's local queue
  * (handed back, no attempt used). Only the attempt row is written here: the run row keeps its
- * claim instant as start until the outcome, which writes the real one (`completeAttempts`). A run
- * row update cannot be HOT (its status is indexed), so a third one per run would cost five index
- * entries to move a start by at most the local queue's wait (~100 ms).
+ * claim instant as start until the outcome, which writes the real one (`completeAttempts`): a
+ * third write of the run row per run would only move its start by at most the local queue's wait
+ * (~100 ms).
  */
 export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<{ runId: number; attempt: number; startedAt: Date }>): Promise<void> {
   if (starts.length === 0) return;
@@ -305,10 +315,10 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
   const rows = await queryRows<{ id: string | number }>(
     tx,
     sql`update schedule_runs set status = 'QUEUED'
-        where id in (
-          select distinct on (p.schedule_id) p.id from schedule_runs p
+        where status = 'PENDING' and id in (
+          select distinct on (p.schedule_id) p.run_id from active_runs p
           where ${filter} and p.status = 'PENDING'
-            and not exists (select 1 from schedule_runs a where a.schedule_id = p.schedule_id and a.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING'))
+            and not exists (select 1 from active_runs a where a.schedule_id = p.schedule_id and a.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING'))
           order by p.schedule_id, p.scheduled_for
         )
         returning id`,

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/client.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
-import { completeAttempts, markAttemptsStarted, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
+import { completeAttempts, markAttemptsStarted, preferIndexScans, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
 
 export interface JobStart {
   runId: number;
@@ -60,6 +60,7 @@ export class OutcomeWriter<Item> {
     this.outcomes = [];
     this.starts = [];
     const work = this.database.db.transaction(async (tx) => {
+      await preferIndexScans(tx);
       await markAttemptsStarted(tx, this.runnerId, startRows.map((s) => ({ runId: s.runId, attempt: s.attempt, startedAt: new Date(s.startedAtMs) })));
       const done = await completeAttempts(tx, this.runnerId, outcomes.map((o) => o.completion), new Date(nowMs));
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.

@@ -17,7 +17,7 @@ describe('migrations on embedded PGlite', () => {
     const after = await migrateDatabase(database);
     expect(after).toMatchObject({ upToDate: true, pending: [] });
     const tables = await queryRows<{ table_name: string }>(database.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
-    expect(tables.map((t) => t.table_name)).toEqual(['audit_log', 'run_attempts', 'runners', 'schedule_runs', 'schedule_versions', 'schedules', 'settings']);
+    expect(tables.map((t) => t.table_name)).toEqual(['active_runs', 'audit_log', 'run_attempts', 'runners', 'schedule_runs', 'schedule_versions', 'schedules', 'settings']);
   });
 
   it('ensureSchema migrates an embedded database automatically', async () => {

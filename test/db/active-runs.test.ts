@@ -1,0 +1,216 @@
+/**
+ * `active_runs` is what claims, overlap checks, promotion, pause and the lease scan read instead of
+ * an index on `schedule_runs.status`; the statement triggers of migration 0006 are all that write
+ * it. After every kind of statement that moves a run (each worker, reconciler and operation
+ * statement, and plain SQL), it must hold exactly the unfinished runs with their current fields.
+ * On PGlite, and on real PostgreSQL when the test server is set.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import { openDatabase, queryRows, type Database } from '../../src/db/client.js';
+import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/db/migrate.js';
+import { markRunApproved, markRunCancelled, requeueRuns, skipUnstartedRuns } from '../../src/db/run-operations-queries.js';
+import { requeueUnstartedRuns, resolveStalledRuns } from '../../src/db/reconcile-queries.js';
+import { insertRuns, type NewRun } from '../../src/db/scheduler-queries.js';
+import { claimRuns, completeAttempts, extendLeases, promotePendingRuns, releaseLeases, returnUnstartedRuns } from '../../src/db/worker-queries.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+
+interface Copy {
+  run_id: string;
+  schedule_id: string;
+  status: string;
+  trigger_type: string;
+  priority: number;
+  queue: string;
+  scheduled_for: string;
+  run_after: string;
+}
+
+/** The unfinished runs as schedule_runs says, and as active_runs says, in one comparable shape. */
+async function bothSides(database: Database): Promise<{ expected: Copy[]; actual: Copy[] }> {
+  const columns = sql`schedule_id::text as schedule_id, status, trigger_type, priority, queue,
+    to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as scheduled_for,
+    to_char(run_after at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as run_after`;
+  const expected = await queryRows<Copy>(
+    database.db,
+    sql`select id::text as run_id, ${columns} from schedule_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') order by id`,
+  );
+  const actual = await queryRows<Copy>(database.db, sql`select run_id::text as run_id, ${columns} from active_runs order by active_runs.run_id`);
+  return { expected, actual };
+}
+
+async function expectExactCopy(database: Database, activeCount: number): Promise<void> {
+  const { expected, actual } = await bothSides(database);
+  expect(actual).toEqual(expected);
+  expect(actual.length).toBe(activeCount);
+}
+
+function run(scheduleId: number, minute: number, status: string, extra: Partial<NewRun> = {}): NewRun {
+  const scheduledFor = new Date(T0 - 3_600_000 + minute * 60_000);
+  return {
+    scheduleId,
+    scheduleVersion: 1,
+    scheduledFor,
+    triggerType: 'SCHEDULED',
+    idempotencyKey: `s${scheduleId}:${scheduledFor.toISOString()}:SCHEDULED`,
+    status,
+    statusReason: null,
+    priority: 2,
+    queue: 'default',
+    businessDate: null,
+    runAfter: scheduledFor,
+    maxAttempts: 3,
+    summarizedSlots: null,
+    finishedAt: status === 'SKIPPED' ? scheduledFor : null,
+    ...extra,
+  };
+}
+
+const runIds = async (database: Database, status: string): Promise<number[]> =>
+  (await queryRows<{ id: string | number }>(database.db, sql`select id from schedule_runs where status = ${status} order by id`)).map((r) => Number(r.id));
+
+/** Drives a run through every statement that changes runs, checking the copy after each. */
+async function exerciseEveryTransition(database: Database): Promise<void> {
+  await applyManifests(database, { 'a.yaml': scheduleManifest('alpha', { cron: '0 0 1 1 *' }), 'b.yaml': scheduleManifest('beta', { cron: '0 0 1 1 *' }) }, T0);
+  const [alpha, beta] = (await queryRows<{ id: string | number }>(database.db, sql`select id from schedules order by name`)).map((r) => Number(r.id));
+  const now = new Date(T0);
+  await expectExactCopy(database, 0);
+
+  // Insert: only the unfinished ones are copied; a conflicting insert copies nothing twice.
+  const inserted = [
+    ...Array.from({ length: 6 }, (_, i) => run(alpha!, i, 'QUEUED')),
+    run(alpha!, 10, 'PENDING'),
+    run(alpha!, 11, 'MANUAL_REQUIRED'),
+    run(alpha!, 12, 'SKIPPED', { statusReason: 'OVERLAP' }),
+    run(beta!, 0, 'QUEUED', { priority: 0, queue: 'reports' }),
+    run(beta!, 1, 'PENDING'),
+    run(beta!, 2, 'PENDING'),
+  ];
+  await database.db.transaction((tx) => insertRuns(tx, inserted, now));
+  await database.db.transaction((tx) => insertRuns(tx, inserted.slice(0, 2), now));
+  await expectExactCopy(database, 10);
+
+  // Claim: QUEUED → RUNNING (some opened CLAIMED), in the claim's one statement.
+  const claimed = await database.db.transaction((tx) =>
+    claimRuns(tx, { runnerId: 'r1', now, leaseMs: 30_000, capacity: 5, startNow: 3, queueLimits: {}, defaultQueueLimit: 100 }),
+  );
+  expect(claimed).toHaveLength(5);
+  await expectExactCopy(database, 10);
+
+  // Heartbeat: lease fields only, nothing copied changes.
+  await database.db.transaction((tx) => extendLeases(tx, 'r1', claimed.map((c) => c.id), now, 60_000));
+  await expectExactCopy(database, 10);
+
+  // Outcomes: one success (leaves), one retry (RETRY_PENDING with a new run_after), in one statement.
+  const [ok, retry, handBack, release, stall] = claimed;
+  await database.db.transaction((tx) =>
+    completeAttempts(
+      tx,
+      'r1',
+      [
+        { runId: ok!.id, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null },
+        { runId: retry!.id, attempt: 1, attemptStatus: 'FAILED', runStatus: 'RETRY_PENDING', runAfter: new Date(T0 + 30_000), exitCode: 1, httpStatus: null, error: 'x', stdoutTail: null, stderrTail: null },
+      ],
+      now,
+    ),
+  );
+  await expectExactCopy(database, 9);
+
+  // Hand back an unstarted claim, release a lease at shutdown (run_after moves), stall one.
+  expect(await database.db.transaction((tx) => returnUnstartedRuns(tx, 'r1', [{ runId: handBack!.id, attempt: 1 }]))).toBe(1);
+  expect(await database.db.transaction((tx) => releaseLeases(tx, 'r1', [release!.id], new Date(T0 + 5_000)))).toBe(1);
+  expect(await database.db.transaction((tx) => resolveStalledRuns(tx, [{ runId: stall!.id, attempt: 1, runStatus: 'FAILED', runAfter: null }], now))).toBe(1);
+  await expectExactCopy(database, 8);
+
+  // Reconciler: a claimed-but-unstarted run of a dead runner goes back to QUEUED.
+  const [again] = await database.db.transaction((tx) =>
+    claimRuns(tx, { runnerId: 'r2', now: new Date(T0 + 6_000), leaseMs: 30_000, capacity: 1, startNow: 0, queueLimits: {}, defaultQueueLimit: 100 }),
+  );
+  await expectExactCopy(database, 8);
+  expect(await database.db.transaction((tx) => requeueUnstartedRuns(tx, [{ runId: again!.id, attempt: again!.attempt }], new Date(T0 + 7_000)))).toBe(1);
+  await expectExactCopy(database, 8);
+
+  // Operations: retry of the FAILED run (back in), approval (in), cancel (out), pause (out).
+  const [failed] = await runIds(database, 'FAILED');
+  expect(await database.db.transaction((tx) => requeueRuns(tx, [{ id: failed!, expected: 'FAILED', status: 'QUEUED', runAfter: now, maxAttempts: 4, priority: 1 }]))).toEqual([failed]);
+  const [manual] = await runIds(database, 'MANUAL_REQUIRED');
+  expect(await database.db.transaction((tx) => markRunApproved(tx, manual!, 'QUEUED'))).toBe(true);
+  await expectExactCopy(database, 10);
+  const [queued] = await runIds(database, 'QUEUED');
+  expect(await database.db.transaction((tx) => markRunCancelled(tx, queued!, 'QUEUED', now, 'test'))).toBe(true);
+  await expectExactCopy(database, 9);
+  const skipped = await database.db.transaction((tx) => skipUnstartedRuns(tx, beta!, now));
+  expect(skipped.map((s) => s.previousStatus)).toEqual(['PENDING', 'PENDING']);
+  await expectExactCopy(database, 7);
+
+  // QUEUE_NEW promotion: alpha has active runs, so its PENDING stays; once they end, it moves up.
+  expect(await database.db.transaction((tx) => promotePendingRuns(tx, [alpha!]))).toBe(0);
+  await database.db.execute(sql`update schedule_runs set status = 'SUCCESS', finished_at = now() where schedule_id = ${alpha} and status <> 'PENDING' and status in ('QUEUED', 'RETRY_PENDING', 'RUNNING')`);
+  await expectExactCopy(database, 1);
+  expect(await database.db.transaction((tx) => promotePendingRuns(tx, 'all'))).toBe(1);
+  await expectExactCopy(database, 1);
+
+  // Plain SQL: a field of a queued run changes without a status change; a run is deleted.
+  await database.db.execute(sql`update schedule_runs set priority = 3, queue = 'other', run_after = run_after + interval '1 minute' where status = 'QUEUED'`);
+  await expectExactCopy(database, 1);
+  await database.db.execute(sql`delete from run_attempts where run_id in (select id from schedule_runs where status = 'QUEUED')`);
+  await database.db.execute(sql`delete from schedule_runs where status = 'QUEUED'`);
+  await expectExactCopy(database, 0);
+}
+
+describe('active_runs, the copy of the unfinished runs', () => {
+  let database: Database | undefined;
+  let server: TestPostgres | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+    await server?.drop();
+    server = undefined;
+  });
+
+  it('stays exact through every statement that moves a run (PGlite)', async () => {
+    database = await createPgliteDatabase();
+    await exerciseEveryTransition(database);
+  });
+
+  it.runIf(postgresServerUrl)('stays exact through every statement that moves a run (PostgreSQL)', async () => {
+    server = await createPostgresDatabase();
+    database = await server.open();
+    await migrateDatabase(database);
+    await exerciseEveryTransition(database);
+  });
+
+  it('is filled with the unfinished runs already there when a database is upgraded to it', async () => {
+    // Migrate a fresh database up to the migration before 0006 only, add runs, then upgrade.
+    const folder = mkdtempSync(path.join(tmpdir(), 'cronform-migrations-'));
+    try {
+      cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+      const journalFile = path.join(folder, 'meta', '_journal.json');
+      const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+      const before = journal.entries.findIndex((entry) => entry.tag.startsWith('0006_'));
+      expect(before).toBeGreaterThan(0);
+      writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
+      database = await openDatabase({ inMemory: true });
+      await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
+      await database.db.execute(sql`insert into schedules (name, version, definition, digest) values ('old', 1, '{}'::jsonb, 'd')`);
+      await database.db.execute(
+        sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+            select s.id, 1, '2026-11-28T00:00:00Z'::timestamptz + n * interval '1 minute', 'SCHEDULED', 'old:' || n,
+              (array['QUEUED', 'RUNNING', 'SUCCESS', 'PENDING', 'FAILED'])[1 + n % 5], 2, 'default', '2026-11-28T00:00:00Z', 1
+            from schedules s, generate_series(1, 20) n`,
+      );
+      await migrateDatabase(database);
+      await expectExactCopy(database, 12);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
