@@ -30,33 +30,37 @@ $$;--> statement-breakpoint
 CREATE FUNCTION "cronform_active_runs_on_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- One statement, set-based: the runs that became active are added, those still active are
-  -- updated where their copied fields changed, those that finished are removed.
-  WITH moved AS (
-    SELECT n.id, n.schedule_id, n.status, n.trigger_type, n.priority, n.queue, n.scheduled_for, n.run_after,
-      o.status IN ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') AS was_active,
-      n.status IN ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') AS is_active
-    FROM updated_runs n JOIN previous_runs o ON o.id = n.id
-    WHERE (n.status, n.schedule_id, n.trigger_type, n.priority, n.queue, n.scheduled_for, n.run_after)
-      IS DISTINCT FROM (o.status, o.schedule_id, o.trigger_type, o.priority, o.queue, o.scheduled_for, o.run_after)
-  ),
-  removed AS (
-    DELETE FROM active_runs a USING moved m WHERE a.run_id = m.id AND m.was_active AND NOT m.is_active
-  ),
-  changed AS (
-    UPDATE active_runs a
-    SET schedule_id = m.schedule_id, status = m.status, trigger_type = m.trigger_type, priority = m.priority, queue = m.queue,
-        scheduled_for = m.scheduled_for, run_after = m.run_after
-    FROM moved m WHERE a.run_id = m.id AND m.was_active AND m.is_active
-  )
-  INSERT INTO active_runs (run_id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after)
-  SELECT id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after FROM moved
-  WHERE is_active AND NOT was_active;
+  -- updated where their copied fields changed, those that finished are removed. Run with EXECUTE,
+  -- so it is planned on each call for the rows this call has: a cached plan keeps the row counts
+  -- of its first call, and one made for a single run joined a batch of thousands pairwise.
+  EXECUTE $sql$
+    WITH moved AS (
+      SELECT n.id, n.schedule_id, n.status, n.trigger_type, n.priority, n.queue, n.scheduled_for, n.run_after,
+        o.status IN ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') AS was_active,
+        n.status IN ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') AS is_active
+      FROM updated_runs n JOIN previous_runs o ON o.id = n.id
+      WHERE (n.status, n.schedule_id, n.trigger_type, n.priority, n.queue, n.scheduled_for, n.run_after)
+        IS DISTINCT FROM (o.status, o.schedule_id, o.trigger_type, o.priority, o.queue, o.scheduled_for, o.run_after)
+    ),
+    removed AS (
+      DELETE FROM active_runs a USING moved m WHERE a.run_id = m.id AND m.was_active AND NOT m.is_active
+    ),
+    changed AS (
+      UPDATE active_runs a
+      SET schedule_id = m.schedule_id, status = m.status, trigger_type = m.trigger_type, priority = m.priority, queue = m.queue,
+          scheduled_for = m.scheduled_for, run_after = m.run_after
+      FROM moved m WHERE a.run_id = m.id AND m.was_active AND m.is_active
+    )
+    INSERT INTO active_runs (run_id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after)
+    SELECT id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after FROM moved
+    WHERE is_active AND NOT was_active
+  $sql$;
   RETURN NULL;
 END
 $$;--> statement-breakpoint
 CREATE FUNCTION "cronform_active_runs_on_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM active_runs a USING deleted_runs d WHERE a.run_id = d.id;
+  EXECUTE 'DELETE FROM active_runs a USING deleted_runs d WHERE a.run_id = d.id';
   RETURN NULL;
 END
 $$;--> statement-breakpoint

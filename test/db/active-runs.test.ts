@@ -8,6 +8,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -186,6 +187,43 @@ describe('active_runs, the copy of the unfinished runs', () => {
     database = await server.open();
     await migrateDatabase(database);
     await exerciseEveryTransition(database);
+  });
+
+  it.runIf(postgresServerUrl)('copies a batch in one pass even after a first update of a single run in the session (PostgreSQL)', async () => {
+    // A plan cached by the trigger keeps the row counts of its first call: planned for one run,
+    // it joined the next batch pairwise (3,000 runs: 9 million comparisons, seconds). The plans
+    // of the trigger's statements are read through auto_explain, sent to this client as notices.
+    server = await createPostgresDatabase();
+    database = await server.open();
+    await migrateDatabase(database);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('alpha', { cron: '0 0 1 1 *' }) }, T0);
+    await database.db.execute(
+      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+          select s.id, 1, '2026-11-28T00:00:00Z'::timestamptz + n * interval '1 second', 'MANUAL', 'alpha:' || n, 'QUEUED', 2, 'default', '2026-11-28T00:00:00Z', 1
+          from schedules s, generate_series(1, 3000) n`,
+    );
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    const plans: Array<{ 'Query Text': string; Plan: Record<string, unknown> }> = [];
+    client.on('notice', (notice) => {
+      const at = notice.message?.indexOf('{') ?? -1;
+      if (at >= 0) plans.push(JSON.parse(notice.message!.slice(at)) as (typeof plans)[number]);
+    });
+    try {
+      for (const setting of ["load 'auto_explain'", 'set auto_explain.log_min_duration = 0', 'set auto_explain.log_analyze = on', 'set auto_explain.log_nested_statements = on', "set auto_explain.log_level = 'notice'", "set auto_explain.log_format = 'json'"]) {
+        await client.query(setting);
+      }
+      await client.query(`update schedule_runs set status = 'RUNNING' where id = (select min(id) from schedule_runs)`);
+      await client.query(`update schedule_runs set status = 'RUNNING' where status = 'QUEUED'`);
+    } finally {
+      await client.end();
+    }
+    const copies = plans.filter((plan) => plan['Query Text'].includes('WITH moved'));
+    expect(copies).toHaveLength(2);
+    const removedByJoin = (node: Record<string, unknown>): number =>
+      Math.max(Number(node['Rows Removed by Join Filter'] ?? 0), ...((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).map(removedByJoin));
+    expect(removedByJoin(copies[1]!.Plan)).toBeLessThanOrEqual(3000);
+    await expectExactCopy(database, 3000);
   });
 
   it('is filled with the unfinished runs already there when a database is upgraded to it', async () => {
