@@ -39,16 +39,26 @@ export function textArray(values: ReadonlyArray<string | null>): string | null {
   return allNull ? null : `${text}}`;
 }
 
-/** Instants, as ISO 8601 in UTC (no character there needs quoting). */
+/**
+ * Instants, as ISO 8601 in UTC (no character there needs quoting). A batch repeats instants (one
+ * claim instant for all its runs, outcomes ending in the same millisecond): each is formatted once.
+ */
 export function instantArray(values: ReadonlyArray<Date | number | null>): string | null {
   let allNull = true;
   let text = '{';
+  let lastMs = Number.NaN;
+  let lastText = '';
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i];
     if (i > 0) text += ',';
     if (value === null || value === undefined) text += 'NULL';
     else {
-      text += (typeof value === 'number' ? new Date(value) : value).toISOString();
+      const ms = typeof value === 'number' ? value : value.getTime();
+      if (ms !== lastMs) {
+        lastText = new Date(ms).toISOString();
+        lastMs = ms;
+      }
+      text += lastText;
       allNull = false;
     }
   }

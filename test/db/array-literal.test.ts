@@ -39,8 +39,17 @@ describe('array literals', () => {
   });
 
   it('keeps instants to the millisecond, from Dates or epoch milliseconds', async () => {
-    const values = [new Date('2026-03-29T01:00:00.001Z'), Date.parse('1999-12-31T23:59:59.999Z'), null];
-    expect(await roundTrip(instantArray(values), 'timestamptz', values.length)).toEqual(['2026-03-29T01:00:00.001Z', '1999-12-31T23:59:59.999Z', null]);
+    const first = new Date('2026-03-29T01:00:00.001Z');
+    const second = Date.parse('1999-12-31T23:59:59.999Z');
+    const values = [first, second, second, null, new Date(second), first];
+    expect(await roundTrip(instantArray(values), 'timestamptz', values.length)).toEqual([
+      '2026-03-29T01:00:00.001Z',
+      '1999-12-31T23:59:59.999Z',
+      '1999-12-31T23:59:59.999Z',
+      null,
+      '1999-12-31T23:59:59.999Z',
+      '2026-03-29T01:00:00.001Z',
+    ]);
   });
 
   it('sends a column with no value at all as NULL, which unnest pads with nulls', async () => {
