@@ -70,7 +70,7 @@ export class Runner {
   private nextReconcileMs = 0;
   private nextHeartbeatMs = 0;
   private nextDueMs = 0;
-  /** The clock at the start of the last tick (see nextWakeMs). */
+  /** The clock at the start of the last tick (see nextWakeAtMs). */
   private tickStartedMs = 0;
   /** When this runner last renewed its leases, and until when it leaves other runners' expired leases alone. */
   private lastHeartbeatMs: number | undefined;
@@ -215,7 +215,8 @@ export class Runner {
     }
   }
 
-  private async nextWakeMs(nowMs: number): Promise<number> {
+  /** When the loop must tick next, asked after a tick at `nowMs`. Public for tests, like `tick`. */
+  async nextWakeAtMs(nowMs: number): Promise<number> {
     const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs - this.lookaheadMs];
     if (this.worker.freeSlots > 0) {
       // Runs due after the tick began, not after now: a run that fell due between the tick's claim
@@ -235,7 +236,7 @@ export class Runner {
         this.woken = false;
         await this.tick();
         const nowMs = this.options.clock.nowMs();
-        const wakeAtMs = this.worker.pendingWrites > 0 ? nowMs : await this.nextWakeMs(nowMs);
+        const wakeAtMs = this.worker.pendingWrites > 0 ? nowMs : await this.nextWakeAtMs(nowMs);
         failures = 0;
         await this.sleep(wakeAtMs - this.options.clock.nowMs());
       } catch (error) {

@@ -89,6 +89,22 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     expect(Number(started?.late_ms)).toBe(0);
   });
 
+  it('wakes at once for a run that fell due while its tick was claiming, not at the next reason to wake', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *' }) }, T0);
+    const slotMs = T0 + 5 * 60_000;
+    const clock = new ManualClock(slotMs - 60);
+    runner = createRunner(database, clock);
+    await runner.tick(); // creates the slot's run 60 ms ahead: QUEUED, not claimable yet
+    expect((await runs(database)).map((r) => r.status)).toEqual(['QUEUED']);
+    // The tick's claim came before the slot, but the tick ended after it (a slow transaction).
+    clock.advance(80);
+    const wakeAtMs = await runner.nextWakeAtMs(clock.nowMs());
+    // Before the fix the loop looked only for runs due after now and slept to the next heartbeat
+    // (10 s here; up to the next slot on a busy runner): a per-second run started a second late.
+    expect(wakeAtMs).toBe(slotMs);
+  });
+
   it('retries a failed attempt with backoff as a new attempt of the same run', async () => {
     database = await createPgliteDatabase();
     const job = { type: 'command', command: [process.execPath, '-e', "process.exit(process.env.CRONFORM_ATTEMPT === '1' ? 3 : 0)"] };
