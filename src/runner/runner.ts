@@ -215,7 +215,7 @@ export class Runner {
     }
   }
 
-  /** When the loop must tick next, asked after a tick at `nowMs`. Public for tests, like `tick`. */
+  /** When the loop ticks next, after a tick ending at `nowMs`: heartbeat, reconcile, next slot or a run coming due. */
   async nextWakeAtMs(nowMs: number): Promise<number> {
     const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs - this.lookaheadMs];
     if (this.worker.freeSlots > 0) {

@@ -23,11 +23,11 @@ import type { Clock } from '../shared/clock.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
 import { OutcomeWriter } from './outcome-writer.js';
+import { attemptCompletionOf, executeClaimedRun, type ExecutionSettings } from './claimed-run.js';
 import { executeJob } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
-import { runStatusAfterAttempt } from './policy/backoff.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
-import type { ExecutionOutcome, RunContext } from './run-types.js';
+import type { ExecutionOutcome } from './run-types.js';
 
 export interface WorkerOptions {
   runnerId: string;
@@ -87,6 +87,7 @@ export class Worker {
   private policy: StoredPolicy;
   /** Stops the jobs whose lease could not be renewed in time (armFence); an entry leaves it when its job ends. */
   private readonly fence: LeaseFence<InFlight>;
+  private readonly execution: ExecutionSettings;
 
   constructor(
     private readonly database: Database,
@@ -96,6 +97,14 @@ export class Worker {
   ) {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
+    this.execution = {
+      execute: options.execute ?? executeJob,
+      killGraceMs: options.killGraceMs,
+      env: options.env,
+      baseDir: options.baseDir,
+      clock: options.clock,
+      ...(options.processGroups ? { processGroups: options.processGroups } : {}),
+    };
     this.writer = new OutcomeWriter(database, options.runnerId);
     this.fence = new LeaseFence(
       () => this.options.clock.nowMs(),
@@ -190,7 +199,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = this.execute(run, definition, entry.controller.signal).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller.signal, this.execution).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );
@@ -210,23 +219,6 @@ export class Worker {
     this.fence.arm(entry, leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4));
   }
 
-  private async execute(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal): Promise<ExecutionOutcome> {
-    if (!definition) {
-      return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
-    }
-    const context: RunContext = {
-      runId: run.id,
-      schedule: run.scheduleName,
-      scheduledFor: run.scheduledFor.toISOString(),
-      businessDate: run.businessDate,
-      idempotencyKey: run.idempotencyKey,
-      attempt: run.attempt,
-      trigger: run.triggerType,
-      payload: definition.payload,
-    };
-    return (this.options.execute ?? executeJob)(definition.job, context, { timeoutMs: definition.timeoutMs, killGraceMs: this.options.killGraceMs, signal, env: this.options.env, baseDir: this.options.baseDir, clock: this.options.clock, ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}) });
-  }
-
   private record(entry: InFlight, outcome: ExecutionOutcome): void {
     entry.ended = true;
     this.fence.disarm(entry);
@@ -239,26 +231,7 @@ export class Worker {
       this.inFlight.delete(entry.run.id);
       return;
     }
-    const { run, definition } = entry;
-    const { runStatus, runAfterMs } = runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, definition?.retry, finishedMs);
-    this.writer.addOutcome(
-      { entry, outcome },
-      {
-        runId: run.id,
-        attempt: run.attempt,
-        attemptStatus: outcome.status,
-        runStatus,
-        runAfter: runAfterMs === null ? null : new Date(runAfterMs),
-        exitCode: outcome.exitCode,
-        httpStatus: outcome.httpStatus,
-        error: outcome.error,
-        stdoutTail: outcome.stdoutTail,
-        stderrTail: outcome.stderrTail,
-        finishedAt: new Date(finishedMs),
-        startedAt: entry.startedMs === undefined ? null : new Date(entry.startedMs),
-        claimedAt: run.claimedAt,
-      },
-    );
+    this.writer.addOutcome({ entry, outcome }, attemptCompletionOf(entry.run, outcome, entry.definition?.retry, { startedMs: entry.startedMs, finishedMs }));
     this.releaseWaiters();
     this.options.wake?.();
   }

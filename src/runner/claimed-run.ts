@@ -1,0 +1,75 @@
+/**
+ * One claimed run, from the worker's side: what its job receives (the run context, SPEC §7), how
+ * it is executed, and the outcome record written for its attempt. The worker (worker.ts) holds
+ * the runs and their leases; this module only turns a run and its definition into those values.
+ */
+import type { Definition } from '../compile/definition.js';
+import type { AttemptCompletion, ClaimedRun } from '../db/worker-queries.js';
+import { executeJob } from './executors/execute-job.js';
+import type { ProcessGroupRegistry } from './executors/execute-options.js';
+import { runStatusAfterAttempt } from './policy/backoff.js';
+import type { Clock } from '../shared/clock.js';
+import type { ExecutionOutcome, RunContext } from './run-types.js';
+
+export interface ExecutionSettings {
+  execute: typeof executeJob;
+  killGraceMs: number;
+  env: NodeJS.ProcessEnv;
+  baseDir: string;
+  clock: Clock;
+  processGroups?: ProcessGroupRegistry;
+}
+
+export function runContextOf(run: ClaimedRun, definition: Definition): RunContext {
+  return {
+    runId: run.id,
+    schedule: run.scheduleName,
+    scheduledFor: run.scheduledFor.toISOString(),
+    businessDate: run.businessDate,
+    idempotencyKey: run.idempotencyKey,
+    attempt: run.attempt,
+    trigger: run.triggerType,
+    payload: definition.payload,
+  };
+}
+
+/** Executes the run's job; a run whose definition version is missing fails without running anything. */
+export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal, settings: ExecutionSettings): Promise<ExecutionOutcome> {
+  if (!definition) {
+    return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
+  }
+  return settings.execute(definition.job, runContextOf(run, definition), {
+    timeoutMs: definition.timeoutMs,
+    killGraceMs: settings.killGraceMs,
+    signal,
+    env: settings.env,
+    baseDir: settings.baseDir,
+    clock: settings.clock,
+    ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
+  });
+}
+
+/** The outcome record of an attempt: its result, and the run's next status per its retry policy. */
+export function attemptCompletionOf(
+  run: ClaimedRun,
+  outcome: ExecutionOutcome,
+  retry: Definition['retry'] | undefined,
+  times: { startedMs: number | undefined; finishedMs: number },
+): AttemptCompletion {
+  const { runStatus, runAfterMs } = runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, retry, times.finishedMs);
+  return {
+    runId: run.id,
+    attempt: run.attempt,
+    attemptStatus: outcome.status,
+    runStatus,
+    runAfter: runAfterMs === null ? null : new Date(runAfterMs),
+    exitCode: outcome.exitCode,
+    httpStatus: outcome.httpStatus,
+    error: outcome.error,
+    stdoutTail: outcome.stdoutTail,
+    stderrTail: outcome.stderrTail,
+    finishedAt: new Date(times.finishedMs),
+    startedAt: times.startedMs === undefined ? null : new Date(times.startedMs),
+    claimedAt: run.claimedAt,
+  };
+}
