@@ -6,8 +6,8 @@
  * such a column costs nothing to send.
  */
 
-/** Integers (ids, attempts, codes). */
-export function integerArray(values: ReadonlyArray<number | null>): string | null {
+/** `{a,b,NULL}` with each non-null element formatted; null when every element is null. */
+function arrayLiteral<T>(values: ReadonlyArray<T | null>, format: (value: T) => string): string | null {
   let allNull = true;
   let text = '{';
   for (let i = 0; i < values.length; i += 1) {
@@ -15,28 +15,24 @@ export function integerArray(values: ReadonlyArray<number | null>): string | nul
     if (i > 0) text += ',';
     if (value === null || value === undefined) text += 'NULL';
     else {
-      if (!Number.isSafeInteger(value)) throw new TypeError(`not an integer: ${value}`);
-      text += value;
+      text += format(value);
       allNull = false;
     }
   }
   return allNull ? null : `${text}}`;
 }
 
+/** Integers (ids, attempts, codes). */
+export function integerArray(values: ReadonlyArray<number | null>): string | null {
+  return arrayLiteral(values, (value) => {
+    if (!Number.isSafeInteger(value)) throw new TypeError(`not an integer: ${value}`);
+    return String(value);
+  });
+}
+
 /** Any text: every element quoted, with `\` and `"` escaped. */
 export function textArray(values: ReadonlyArray<string | null>): string | null {
-  let allNull = true;
-  let text = '{';
-  for (let i = 0; i < values.length; i += 1) {
-    const value = values[i];
-    if (i > 0) text += ',';
-    if (value === null || value === undefined) text += 'NULL';
-    else {
-      text += `"${value.includes('\\') || value.includes('"') ? value.replace(/[\\"]/g, '\\$&') : value}"`;
-      allNull = false;
-    }
-  }
-  return allNull ? null : `${text}}`;
+  return arrayLiteral(values, (value) => `"${value.includes('\\') || value.includes('"') ? value.replace(/[\\"]/g, '\\$&') : value}"`);
 }
 
 /**
@@ -44,23 +40,14 @@ export function textArray(values: ReadonlyArray<string | null>): string | null {
  * claim instant for all its runs, outcomes ending in the same millisecond): each is formatted once.
  */
 export function instantArray(values: ReadonlyArray<Date | number | null>): string | null {
-  let allNull = true;
-  let text = '{';
   let lastMs = Number.NaN;
   let lastText = '';
-  for (let i = 0; i < values.length; i += 1) {
-    const value = values[i];
-    if (i > 0) text += ',';
-    if (value === null || value === undefined) text += 'NULL';
-    else {
-      const ms = typeof value === 'number' ? value : value.getTime();
-      if (ms !== lastMs) {
-        lastText = new Date(ms).toISOString();
-        lastMs = ms;
-      }
-      text += lastText;
-      allNull = false;
+  return arrayLiteral(values, (value) => {
+    const ms = typeof value === 'number' ? value : value.getTime();
+    if (ms !== lastMs) {
+      lastText = new Date(ms).toISOString();
+      lastMs = ms;
     }
-  }
-  return allNull ? null : `${text}}`;
+    return lastText;
+  });
 }
