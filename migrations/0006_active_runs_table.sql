@@ -64,12 +64,20 @@ BEGIN
   RETURN NULL;
 END
 $$;--> statement-breakpoint
+CREATE FUNCTION "cronform_active_runs_on_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE active_runs;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
 CREATE TRIGGER "schedule_runs_active_on_insert" AFTER INSERT ON "schedule_runs"
   REFERENCING NEW TABLE AS inserted_runs FOR EACH STATEMENT EXECUTE FUNCTION "cronform_active_runs_on_insert"();--> statement-breakpoint
 CREATE TRIGGER "schedule_runs_active_on_update" AFTER UPDATE ON "schedule_runs"
   REFERENCING OLD TABLE AS previous_runs NEW TABLE AS updated_runs FOR EACH STATEMENT EXECUTE FUNCTION "cronform_active_runs_on_update"();--> statement-breakpoint
 CREATE TRIGGER "schedule_runs_active_on_delete" AFTER DELETE ON "schedule_runs"
   REFERENCING OLD TABLE AS deleted_runs FOR EACH STATEMENT EXECUTE FUNCTION "cronform_active_runs_on_delete"();--> statement-breakpoint
+CREATE TRIGGER "schedule_runs_active_on_truncate" AFTER TRUNCATE ON "schedule_runs"
+  FOR EACH STATEMENT EXECUTE FUNCTION "cronform_active_runs_on_truncate"();--> statement-breakpoint
 INSERT INTO "active_runs" (run_id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after)
   SELECT id, schedule_id, status, trigger_type, priority, queue, scheduled_for, run_after FROM "schedule_runs"
   WHERE status IN ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING');--> statement-breakpoint

@@ -241,13 +241,16 @@ export async function notifyRunCancelled(executor: Executor, runId: number): Pro
 export async function skipUnstartedRuns(tx: Executor, scheduleId: number, now: Date): Promise<Array<{ id: number; previousStatus: RunStatus }>> {
   const rows = await queryRows<{ id: string | number; previous_status: RunStatus }>(
     tx,
+    // The guards name the statuses, not the one read: a run that moves between them while the
+    // lock is awaited (an ending run promotes its PENDING successor to QUEUED) is still skipped,
+    // and the previous status reported is the one it had when locked.
     sql`with target as (
           select r.id, r.status from active_runs a join schedule_runs r on r.id = a.run_id
-          where a.schedule_id = ${scheduleId} and a.status in ('PENDING', 'QUEUED', 'RETRY_PENDING') and r.status = a.status
+          where a.schedule_id = ${scheduleId} and a.status in ('PENDING', 'QUEUED', 'RETRY_PENDING') and r.status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
           for update of r
         )
         update schedule_runs r set status = 'SKIPPED', status_reason = 'PAUSED', finished_at = ${now.toISOString()}::timestamptz
-        from target t where r.id = t.id and r.status = t.status
+        from target t where r.id = t.id and r.status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
         returning r.id, t.status as previous_status`,
   );
   return rows.map((r) => ({ id: Number(r.id), previousStatus: r.previous_status })).sort((a, b) => a.id - b.id);

@@ -8,7 +8,7 @@ import type { Database } from '../db/client.js';
 import { loadStallPolicies, markSilentRunnersStopped, requeueUnstartedRuns, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { endExpiredPauses } from '../db/pause-queries.js';
-import { promotePendingRuns } from '../db/worker-queries.js';
+import { preferIndexScans, promotePendingRuns } from '../db/worker-queries.js';
 import type { RetryDefinition, OnStall } from '../compile/definition.js';
 import { stallDecision } from './policy/lease.js';
 
@@ -32,6 +32,9 @@ export interface ReconcileOptions {
 export async function runReconcileTick(database: Database, options: ReconcileOptions): Promise<ReconcileResult> {
   const now = new Date(options.nowMs);
   const { stalled, promoted, requeued } = await database.db.transaction(async (tx) => {
+    // Its statements reach runs through active_runs and primary keys; stale statistics must not
+    // turn one into a scan of the whole run history on every reconcile.
+    await preferIndexScans(tx);
     const leases = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500);
     // A run that never left its dead runner's local queue did not stall: it goes back in line.
     const requeued = await requeueUnstartedRuns(tx, leases.filter((l) => !l.started).map((l) => ({ runId: l.runId, attempt: l.attempt })), now);

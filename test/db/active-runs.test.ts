@@ -165,6 +165,12 @@ async function exerciseEveryTransition(database: Database): Promise<void> {
   await database.db.execute(sql`delete from run_attempts where run_id in (select id from schedule_runs where status = 'QUEUED')`);
   await database.db.execute(sql`delete from schedule_runs where status = 'QUEUED'`);
   await expectExactCopy(database, 0);
+
+  // TRUNCATE (an operator clearing history) empties the copy too.
+  await database.db.transaction((tx) => insertRuns(tx, [run(alpha!, 30, 'QUEUED'), run(beta!, 30, 'PENDING')], now));
+  await expectExactCopy(database, 2);
+  await database.db.execute(sql`truncate schedule_runs, run_attempts`);
+  await expectExactCopy(database, 0);
 }
 
 describe('active_runs, the copy of the unfinished runs', () => {
