@@ -33,15 +33,21 @@ export function runContextOf(run: ClaimedRun, definition: Definition): RunContex
   };
 }
 
-/** Executes the run's job; a run whose definition version is missing fails without running anything. */
-export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, signal: AbortSignal, settings: ExecutionSettings): Promise<ExecutionOutcome> {
+/**
+ * Executes the run's job; a run whose definition version is missing fails without running anything.
+ * The abort signal is handed over on first read: Node builds an AbortSignal (an EventTarget) only
+ * then, at ~7 µs each, and an in-process `execute` of an embedding application may never read it.
+ */
+export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, controller: AbortController, settings: ExecutionSettings): Promise<ExecutionOutcome> {
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
   return settings.execute(definition.job, runContextOf(run, definition), {
     timeoutMs: definition.timeoutMs,
     killGraceMs: settings.killGraceMs,
-    signal,
+    get signal() {
+      return controller.signal;
+    },
     env: settings.env,
     baseDir: settings.baseDir,
     clock: settings.clock,

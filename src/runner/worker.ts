@@ -199,7 +199,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = executeClaimedRun(run, definition, entry.controller.signal, this.execution).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller, this.execution).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );

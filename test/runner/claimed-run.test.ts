@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/compile/definition.js';
 import type { ClaimedRun } from '../../src/db/worker-queries.js';
-import { attemptCompletionOf, runContextOf } from '../../src/runner/claimed-run.js';
+import { attemptCompletionOf, executeClaimedRun, runContextOf } from '../../src/runner/claimed-run.js';
+import { ManualClock } from '../../src/shared/clock.js';
 import type { ExecutionOutcome } from '../../src/runner/run-types.js';
 
 const CLAIMED_AT = new Date('2026-11-29T12:00:00.000Z');
@@ -39,6 +40,31 @@ describe('a claimed run', () => {
       trigger: 'SCHEDULED',
       payload: { region: 'eu' },
     });
+  });
+
+  it('hands the job its run\'s abort signal, which aborting the run aborts', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const settings = {
+      killGraceMs: 100,
+      env: {},
+      baseDir: '/',
+      clock: new ManualClock(0),
+      execute: async (_job: unknown, _context: unknown, options: { signal?: AbortSignal }) => {
+        seen = options.signal;
+        return outcome('SUCCEEDED');
+      },
+    };
+    const definition = { job: { type: 'command', command: ['true'] }, timeoutMs: 1000, payload: {} } as unknown as Definition;
+    await executeClaimedRun(run, definition, controller, settings as never);
+    expect(seen?.aborted).toBe(false);
+    controller.abort();
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('fails a run whose definition version is missing without executing anything', async () => {
+    const settings = { execute: () => Promise.reject(new Error('must not run')) };
+    expect(await executeClaimedRun(run, undefined, new AbortController(), settings as never)).toMatchObject({ status: 'FAILED', error: 'definition v3 of nightly-report not found' });
   });
 
   it.each([
