@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import * as schema from './schema.js';
 
@@ -164,4 +164,18 @@ async function listenPostgres(url: string, channel: string, onNotify: (payload: 
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * The planner settings that make the rest of a transaction reach rows through indexes only (no
+ * sequential or bitmap scans): as a select-list fragment, so a statement can combine it with
+ * other work in one round trip. With statistics gathered before a mass queueing (a backfill, a
+ * catch-up, a restart after an outage) the planner expects a handful of rows and otherwise reads
+ * the whole table: every queued run per claim, all run history per outcome batch.
+ */
+export const INDEX_SCANS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
+
+/** INDEX_SCANS_ONLY on its own, for transactions that name their rows by key (outcomes, reconcile). */
+export async function preferIndexScans(tx: Executor): Promise<void> {
+  await tx.execute(sql`select ${INDEX_SCANS_ONLY}`);
 }

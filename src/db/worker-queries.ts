@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
-import { queryRows, type Executor } from './client.js';
+import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
 
 /** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
 const CLAIM_LOCK_KEY = 0x63666d03;
@@ -74,14 +74,9 @@ export interface ClaimRequest {
  */
 export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
   if (request.capacity <= 0) return [];
-  // The candidates must come from the claim index in its order, stopping after `scan` entries.
-  // Statistics go stale whenever many runs are queued at once (a backfill, a catch-up, a restart
-  // after an outage): the planner then expects a handful of rows and prefers a bitmap or
-  // sequential scan with a sort, which reads every queued run on every claim, so each claim
-  // costs more the deeper the queue. Switched off for this transaction only.
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`,
-  );
+  // The candidates must come from the claim index in its order, stopping after `scan` entries,
+  // however stale the statistics (INDEX_SCANS_ONLY), or each claim costs more the deeper the queue.
+  await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), ${INDEX_SCANS_ONLY}`);
   const now = request.now.toISOString();
   const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
   // Scan further than the capacity so a full queue at the head does not starve the others.
@@ -271,16 +266,6 @@ export async function completeAttempts(
         select id, schedule_id, status, has_pending from done`,
   );
   return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, hasPending: r.has_pending }));
-}
-
-/**
- * For the rest of this transaction, the planner reaches runs through their primary key, never by
- * reading the table. Outcomes and start marks name their runs by id; with statistics gathered
- * before a mass queueing it expects a single RUNNING run and scans `schedule_runs` (all history)
- * once per outcome instead. One round trip per batch, before its statements.
- */
-export async function preferIndexScans(tx: Executor): Promise<void> {
-  await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
 }
 
 /**

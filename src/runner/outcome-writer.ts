@@ -5,9 +5,9 @@
  * ended meanwhile, is what lets a runner complete thousands of short jobs a second. In the same
  * transaction: QUEUE_NEW successors promoted, and one NOTIFY if runs became claimable.
  */
-import type { Database } from '../db/client.js';
+import { preferIndexScans, type Database } from '../db/client.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
-import { completeAttempts, markAttemptsStarted, preferIndexScans, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
+import { completeAttempts, markAttemptsStarted, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
 
 export interface JobStart {
   runId: number;

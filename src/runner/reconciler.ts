@@ -4,11 +4,11 @@
  * and pauses past their `until` end. Missed slots need nothing special here: a schedule whose
  * next_run_at lies in the past is simply due, and the scheduler applies its misfire policy.
  */
-import type { Database } from '../db/client.js';
+import { preferIndexScans, type Database } from '../db/client.js';
 import { loadStallPolicies, markSilentRunnersStopped, requeueUnstartedRuns, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { endExpiredPauses } from '../db/pause-queries.js';
-import { preferIndexScans, promotePendingRuns } from '../db/worker-queries.js';
+import { promotePendingRuns } from '../db/worker-queries.js';
 import type { RetryDefinition, OnStall } from '../compile/definition.js';
 import { stallDecision } from './policy/lease.js';
 
