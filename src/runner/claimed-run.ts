@@ -11,13 +11,18 @@ import { runStatusAfterAttempt } from './policy/backoff.js';
 import type { Clock } from '../shared/clock.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
 
+/** What executing a job needs beyond the run itself (the worker's options extend it). */
 export interface ExecutionSettings {
-  execute: typeof executeJob;
-  killGraceMs: number;
-  env: NodeJS.ProcessEnv;
-  baseDir: string;
   clock: Clock;
+  killGraceMs: number;
+  baseDir: string;
+  env: NodeJS.ProcessEnv;
   processGroups?: ProcessGroupRegistry;
+  /**
+   * How a job is performed; the real executors by default. Embedding cronform as a library (and
+   * the engine benchmark, which measures claim/complete overhead with no-op jobs) may pass another.
+   */
+  execute?: typeof executeJob;
 }
 
 export function runContextOf(run: ClaimedRun, definition: Definition): RunContext {
@@ -42,7 +47,7 @@ export async function executeClaimedRun(run: ClaimedRun, definition: Definition 
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
-  return settings.execute(definition.job, runContextOf(run, definition), {
+  return (settings.execute ?? executeJob)(definition.job, runContextOf(run, definition), {
     timeoutMs: definition.timeoutMs,
     killGraceMs: settings.killGraceMs,
     get signal() {

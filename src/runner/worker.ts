@@ -19,39 +19,26 @@ import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
 import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../db/worker-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
-import type { Clock } from '../shared/clock.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
 import { OutcomeWriter } from './outcome-writer.js';
 import { attemptCompletionOf, executeClaimedRun, type ExecutionSettings } from './claimed-run.js';
-import { executeJob } from './executors/execute-job.js';
-import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
 
-export interface WorkerOptions {
+export interface WorkerOptions extends ExecutionSettings {
   runnerId: string;
-  clock: Clock;
   /** Most attempts this runner executes at once. */
   concurrency: number;
   /** Most runs claimed ahead of free slots (the local queue; sized by job durations, see above). 0 by default. */
   prefetch?: number;
   leaseMs: number;
-  killGraceMs: number;
-  baseDir: string;
-  env: NodeJS.ProcessEnv;
   /** Called when an outcome is recorded (metrics, logs, tests). */
   onOutcome?: (run: ClaimedRun, outcome: ExecutionOutcome) => void;
   /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
   wake?: () => void;
   /** Called when a job is stopped because its lease could not be renewed in time (see `armFence`). */
   onLeaseExpiring?: (run: ClaimedRun) => void;
-  processGroups?: ProcessGroupRegistry;
-  /**
-   * How a job is performed; the real executors by default. Embedding cronform as a library (and
-   * the engine benchmark, which measures claim/complete overhead with no-op jobs) may pass another.
-   */
-  execute?: typeof executeJob;
 }
 
 
@@ -87,7 +74,6 @@ export class Worker {
   private policy: StoredPolicy;
   /** Stops the jobs whose lease could not be renewed in time (armFence); an entry leaves it when its job ends. */
   private readonly fence: LeaseFence<InFlight>;
-  private readonly execution: ExecutionSettings;
 
   constructor(
     private readonly database: Database,
@@ -97,14 +83,6 @@ export class Worker {
   ) {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
-    this.execution = {
-      execute: options.execute ?? executeJob,
-      killGraceMs: options.killGraceMs,
-      env: options.env,
-      baseDir: options.baseDir,
-      clock: options.clock,
-      ...(options.processGroups ? { processGroups: options.processGroups } : {}),
-    };
     this.writer = new OutcomeWriter(database, options.runnerId);
     this.fence = new LeaseFence(
       () => this.options.clock.nowMs(),
@@ -199,7 +177,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = executeClaimedRun(run, definition, entry.controller, this.execution).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller, this.options).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );

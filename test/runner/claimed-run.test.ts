@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/compile/definition.js';
 import type { ClaimedRun } from '../../src/db/worker-queries.js';
-import { attemptCompletionOf, executeClaimedRun, runContextOf } from '../../src/runner/claimed-run.js';
+import { attemptCompletionOf, executeClaimedRun, runContextOf, type ExecutionSettings } from '../../src/runner/claimed-run.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import type { ExecutionOutcome } from '../../src/runner/run-types.js';
 
@@ -45,26 +45,26 @@ describe('a claimed run', () => {
   it('hands the job its run\'s abort signal, which aborting the run aborts', async () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
-    const settings = {
+    const settings: ExecutionSettings = {
       killGraceMs: 100,
       env: {},
       baseDir: '/',
       clock: new ManualClock(0),
-      execute: async (_job: unknown, _context: unknown, options: { signal?: AbortSignal }) => {
+      execute: async (_job, _context, options) => {
         seen = options.signal;
         return outcome('SUCCEEDED');
       },
     };
     const definition = { job: { type: 'command', command: ['true'] }, timeoutMs: 1000, payload: {} } as unknown as Definition;
-    await executeClaimedRun(run, definition, controller, settings as never);
+    await executeClaimedRun(run, definition, controller, settings);
     expect(seen?.aborted).toBe(false);
     controller.abort();
     expect(seen?.aborted).toBe(true);
   });
 
   it('fails a run whose definition version is missing without executing anything', async () => {
-    const settings = { execute: () => Promise.reject(new Error('must not run')) };
-    expect(await executeClaimedRun(run, undefined, new AbortController(), settings as never)).toMatchObject({ status: 'FAILED', error: 'definition v3 of nightly-report not found' });
+    const settings: ExecutionSettings = { killGraceMs: 100, env: {}, baseDir: '/', clock: new ManualClock(0), execute: () => Promise.reject(new Error('must not run')) };
+    expect(await executeClaimedRun(run, undefined, new AbortController(), settings)).toMatchObject({ status: 'FAILED', error: 'definition v3 of nightly-report not found' });
   });
 
   it.each([
