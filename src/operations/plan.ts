@@ -7,7 +7,7 @@ import { digestOf } from '../compile/digest.js';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
 import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
-import { computeDesiredTotals, computeStoredTotals } from '../plan/repository-totals.js';
+import { findDesiredSharedInstants } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
 import { chosenEngine, withDatabase, type DatabaseChoice } from './database.js';
@@ -58,7 +58,7 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
   }
   // Embedded PGlite starts PostgreSQL in WebAssembly (~0.5 s of CPU) and reads 10,000 rows through
   // it: done on another thread while this one compiles the manifests.
-  const reader = new StoredStateReader(options.database);
+  const reader = new StoredStateReader(options.database, options.nowMs);
   try {
     return await planWhileReading(reader, await loadDesired(options), options);
   } catch (error) {
@@ -70,19 +70,19 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
 
 /**
  * Each side's share of the plan is computed while the worker still reads the other: the digests
- * (pairing compares them) and the manifests' totals and herds before the summaries arrive, the
- * stored totals while the changed definitions are read. Same plan as planAgainstDatabase.
+ * (pairing compares them) and the manifests' herds before the summaries arrive; the worker
+ * tallies the stored totals while this thread pairs. Same plan as planAgainstDatabase.
  */
 async function planWhileReading(reader: StoredStateReader, desired: CompileResult, options: PlanOptions): Promise<Plan> {
   const { nowMs } = options;
   for (const schedule of desired.schedules) void schedule.digest;
-  const desiredTotals = computeDesiredTotals(desired, nowMs);
+  const desiredHerds = findDesiredSharedInstants(desired, nowMs);
   const { engine, current } = await reader.readSummaries();
   const pairings = pairSchedules(desired.schedules, current);
-  reader.requestDetails(storedToLoad(pairings), nowMs);
-  const storedTotals = computeStoredTotals(current, nowMs);
+  reader.requestDetails(storedToLoad(pairings));
+  const storedTally = await reader.readStoredTally();
   const details = await reader.readDetails();
-  const plan = buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredTotals, storedTotals } });
+  const plan = buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredHerds, storedTally } });
   // The database is closed before the caller moves on, as withDatabase does; the worker's teardown overlaps the diff.
   await reader.stopped();
   return plan;

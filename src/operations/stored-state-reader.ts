@@ -10,12 +10,14 @@ import { Worker } from 'node:worker_threads';
 import type { Definition } from '../compile/definition.js';
 import type { Engine } from '../db/client.js';
 import type { BuildPlanInput } from '../plan/build-plan.js';
+import type { TimingTally } from '../plan/repository-totals.js';
 import type { RunHistory, StoredScheduleSummary } from '../plan/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
 
-export type StoredStateRequest = { kind: 'details'; definitionIds: number[]; archiveIds: number[]; nowMs: number } | { kind: 'cancel' };
+export type StoredStateRequest = { kind: 'details'; definitionIds: number[]; archiveIds: number[] } | { kind: 'cancel' };
 export type StoredStateReply =
   | { kind: 'summaries'; engine: Engine; current: StoredScheduleSummary[] }
+  | { kind: 'tally'; tally: TimingTally }
   | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy'] }
   | { kind: 'error'; error: unknown; properties?: Record<string, string | number | boolean> };
 
@@ -26,11 +28,11 @@ export class StoredStateReader {
   private readonly replies: Promise<StoredStateReply>[] = [];
   private readonly exited: Promise<void>;
 
-  /** Starts opening the database and listing the stored schedules at once. */
-  constructor(choice: DatabaseChoice) {
+  /** Starts opening the database and listing the stored schedules at once; their totals are tallied at `nowMs`. */
+  constructor(choice: DatabaseChoice, nowMs: number) {
     // A small young generation: the worker's garbage is short-lived protocol buffers, and the
     // default (up to 48 MB more for a second isolate) added ~30 MB to plan's peak memory.
-    this.worker = new Worker(new URL('./stored-state-worker.js', import.meta.url), { workerData: { choice }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    this.worker = new Worker(new URL('./stored-state-worker.js', import.meta.url), { workerData: { choice, nowMs }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     let settle!: (reply: StoredStateReply) => void;
     const expect = () => this.replies.push(new Promise((resolve) => (settle = resolve)));
     expect();
@@ -55,7 +57,7 @@ export class StoredStateReader {
     return reply;
   }
 
-  /** The stored schedules, listed while the caller compiled. Then `readDetails` must follow. */
+  /** The stored schedules, listed while the caller compiled. Then `readStoredTally` and `readDetails` must follow. */
   async readSummaries(): Promise<{ engine: Engine; current: StoredScheduleSummary[] }> {
     const summaries = await this.nextReply();
     if (summaries.kind !== 'summaries') throw new Error(`the database reader replied ${summaries.kind} before the summaries`);
@@ -63,8 +65,15 @@ export class StoredStateReader {
   }
 
   /** Asks for what the plan reads beyond the summaries (see findStoredToLoad); `readDetails` returns it. */
-  requestDetails(toLoad: { definitionIds: number[]; archiveIds: number[] }, nowMs: number): void {
-    this.worker.postMessage({ kind: 'details', ...toLoad, nowMs } satisfies StoredStateRequest);
+  requestDetails(toLoad: { definitionIds: number[]; archiveIds: number[] }): void {
+    this.worker.postMessage({ kind: 'details', ...toLoad } satisfies StoredStateRequest);
+  }
+
+  /** The stored schedules' totals (tallyStored of the summaries), tallied by the worker after sending them. */
+  async readStoredTally(): Promise<TimingTally> {
+    const reply = await this.nextReply();
+    if (reply.kind !== 'tally') throw new Error(`the database reader replied ${reply.kind} instead of the stored totals`);
+    return reply.tally;
   }
 
   async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'>> {

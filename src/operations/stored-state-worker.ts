@@ -1,13 +1,14 @@
 /**
  * The worker thread of `StoredStateReader` (stored-state-reader.ts): opens the database and lists
- * the stored schedules while the main thread compiles the manifests, then reads what the pairing
- * asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
+ * the stored schedules while the main thread compiles the manifests, tallies their totals while
+ * the main thread pairs, then reads what the pairing asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
  * memory (PGlite's WebAssembly PostgreSQL included) goes with it.
  */
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
+import { tallyStored } from '../plan/repository-totals.js';
 import { openChosenDatabase, type DatabaseChoice } from './database.js';
 import type { StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
 
@@ -20,7 +21,7 @@ import type { StoredStateReply, StoredStateRequest } from './stored-state-reader
 setFlagsFromString('--wasm-tiering-budget=1000000000');
 
 const port = parentPort!;
-const { choice } = workerData as { choice: DatabaseChoice };
+const { choice, nowMs } = workerData as { choice: DatabaseChoice; nowMs: number };
 const reply = (message: StoredStateReply) => port.postMessage(message);
 const nextRequest = () => new Promise<StoredStateRequest>((resolve) => port.once('message', resolve));
 
@@ -41,11 +42,15 @@ try {
   try {
     await database.db.transaction(
       async (tx) => {
-        reply({ kind: 'summaries', engine: database.engine, current: await listStoredScheduleSummaries(tx) });
-        const request = await nextRequest();
+        const current = await listStoredScheduleSummaries(tx);
+        const requested = nextRequest();
+        reply({ kind: 'summaries', engine: database.engine, current });
+        // The stored side's totals, while the main thread pairs and this thread would wait anyway.
+        reply({ kind: 'tally', tally: tallyStored(current, nowMs) });
+        const request = await requested;
         if (request.kind === 'cancel') throw new Cancelled();
         const storedDefinitions = await loadDefinitions(tx, request.definitionIds);
-        const history = await loadRunHistory(tx, request.archiveIds, request.nowMs);
+        const history = await loadRunHistory(tx, request.archiveIds, nowMs);
         reply({ kind: 'details', storedDefinitions, history, storedPolicy: await readStoredPolicy(tx) });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -12,7 +12,7 @@ import { computeFigures } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
-import { activeTimings, computeTotals, findDesiredSharedInstants, type DesiredTotals, type RepositoryTotals, type SharedInstants } from './repository-totals.js';
+import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type SharedInstants, type TimingTally } from './repository-totals.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 import type { RunHistory, StoredScheduleSummary } from './stored-schedule.js';
 
@@ -31,11 +31,11 @@ export interface BuildPlanInput {
   /** The Policy stored by the last apply (null: none yet, or planning against a git ref). */
   storedPolicy?: { policy: Omit<PolicyDefinition, 'source'>; digest: string } | null;
   /**
-   * Parts of the plan already computed from one side alone (pairSchedules, computeDesiredTotals,
-   * computeStoredTotals of the same inputs), so a caller can compute them while it waits for the
-   * other side; buildPlan computes what is missing.
+   * Parts of the plan already computed from one side alone (pairSchedules, findDesiredSharedInstants
+   * and tallyStored of the same inputs and `nowMs`), so a caller can compute them while it waits
+   * for the other side; buildPlan computes what is missing.
    */
-  precomputed?: { pairings?: Pairing[]; desiredTotals?: DesiredTotals; storedTotals?: RepositoryTotals };
+  precomputed?: { pairings?: Pairing[]; desiredHerds?: Map<string, SharedInstants>; storedTally?: TimingTally };
 }
 
 /** The Policy as stored: without its source location, so moving the file is not a change. */
@@ -167,7 +167,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   errors.push(...checkMassArchive(pairings.filter((p) => p.action === 'archive').length, current, desired.scheduleDocuments, input.allowMassArchive ?? false));
   const changed = pairings.filter((p): p is Pairing & { action: ChangeAction } => p.action !== 'unchanged');
   const needsHerd = changed.some((p) => p.desired);
-  const sharedInstants = needsHerd ? precomputed.desiredTotals?.sharedInstantsByName ?? findDesiredSharedInstants(desired, nowMs) : undefined;
+  const sharedInstants = needsHerd ? precomputed.desiredHerds ?? findDesiredSharedInstants(desired, nowMs) : undefined;
   const changes = changed.map((p) => buildChange(p, input, sharedInstants));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
@@ -176,9 +176,12 @@ export function buildPlan(input: BuildPlanInput): Plan {
     }
   }
   const drift = errors.length > 0 && pairings.length === 0 ? [] : findDrift(current);
-  const before = precomputed.storedTotals ?? computeTotals(activeTimings(current), nowMs);
-  // When nothing was planned, nothing changes: the totals after are the totals before.
-  const after = errors.length > 0 && pairings.length === 0 ? before : precomputed.desiredTotals ?? computeTotals(desired.schedules.map((s) => s.definition), nowMs);
+  if (precomputed.storedTally && precomputed.storedTally.nowMs !== nowMs) throw new Error('the precomputed stored tally is of another instant than the plan');
+  const beforeTally = precomputed.storedTally ?? tallyStored(current, nowMs);
+  const before = totalsOf(beforeTally);
+  // When nothing was planned, nothing changes: the totals after are the totals before. Otherwise
+  // they are the manifests' totals, from the stored ones and the schedules that differ.
+  const after = errors.length > 0 && pairings.length === 0 ? before : totalsOf(tallyDesired(beforeTally, pairings, current));
   const unchanged = pairings.filter((p) => p.action === 'unchanged').length;
   const count = (action: ChangeAction) => changes.filter((c) => c.action === action).length;
   const summary: PlanSummary = {

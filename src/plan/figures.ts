@@ -133,6 +133,14 @@ export function averageRunsPerDay(def: DefinitionTiming, nowMs: number): number 
   return runsPerDayOf(timingOf(def), def, nowMs).average;
 }
 
+/**
+ * The runs in the runs-per-day window (RUNS_PER_DAY_WINDOW_DAYS local days from `nowMs`): an
+ * integer, so the repository's total can be adjusted schedule by schedule exactly.
+ */
+export function runsInWindow(def: DefinitionTiming, nowMs: number): number {
+  return runsPerDayOf(timingOf(def), def, nowMs).total;
+}
+
 function minIntervalMsOf(timing: Timing, def: DefinitionTiming): number {
   // Same fallback as compile: a schedule with a single slot per cycle counts as daily.
   timing.minIntervalMs ??= (minIntervalSeconds(timing.cron, def.dayMatch ?? undefined) ?? 86_400) * MS_PER_SECOND;
@@ -224,29 +232,47 @@ function countMinuteLoad(calendar: SlotCalendar, seconds: number[], startMs: num
 }
 
 /**
- * Slots per UTC minute summed over all enabled schedules, for the 1,440 minutes starting with the
- * one that contains `nowMs`. Schedules that fire in every minute are added as a constant, so
- * 10,000 schedules (some per second) cost one pass over each schedule's firing minutes.
+ * Slots per UTC minute of the 1,440 minutes starting with the one that contains `startMs`, as an
+ * additive tally: `load` per minute plus `everyMinute` (schedules that fire in every minute are
+ * a constant, so 10,000 schedules, some per second, cost one pass over each one's firing
+ * minutes). Integers, so taking a schedule out (`sign` -1) is exact.
  */
-export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { peakRunsPerMinute: number; peakMinute: string | null } {
-  const startMs = Math.floor(nowMs / MS_PER_MINUTE) * MS_PER_MINUTE;
-  const endMs = startMs + MINUTES_PER_DAY * MS_PER_MINUTE;
-  const load = new Int32Array(MINUTES_PER_DAY);
-  let everyMinute = 0;
-  for (const def of defs) {
-    if (!def.enabled) continue;
-    const timing = timingOf(def);
-    const { calendar, seconds } = minuteCalendarOf(timing, def);
-    if (timing.minuteLoad?.startMs !== startMs) timing.minuteLoad = { startMs, value: countMinuteLoad(calendar, seconds, startMs, endMs) };
-    const minutes = timing.minuteLoad.value;
-    if (minutes.everyMinute) everyMinute += seconds.length;
-    // An index loop: this runs once, cold, and a cold for-of over a typed array allocates a result per item.
-    else for (let index = 0; index < minutes.minuteIndexes.length; index += 1) load[minutes.minuteIndexes[index]!]! += seconds.length;
-  }
+export interface MinuteLoadTally {
+  startMs: number;
+  load: Int32Array;
+  everyMinute: number;
+}
+
+export function emptyMinuteLoad(nowMs: number): MinuteLoadTally {
+  return { startMs: Math.floor(nowMs / MS_PER_MINUTE) * MS_PER_MINUTE, load: new Int32Array(MINUTES_PER_DAY), everyMinute: 0 };
+}
+
+/** Adds (sign 1) or takes out (sign -1) one definition's slots; disabled definitions have none. */
+export function addMinuteLoad(tally: MinuteLoadTally, def: DefinitionTiming, sign: 1 | -1 = 1): void {
+  if (!def.enabled) return;
+  const { startMs, load } = tally;
+  const timing = timingOf(def);
+  const { calendar, seconds } = minuteCalendarOf(timing, def);
+  if (timing.minuteLoad?.startMs !== startMs) timing.minuteLoad = { startMs, value: countMinuteLoad(calendar, seconds, startMs, startMs + MINUTES_PER_DAY * MS_PER_MINUTE) };
+  const minutes = timing.minuteLoad.value;
+  const step = sign * seconds.length;
+  if (minutes.everyMinute) tally.everyMinute += step;
+  // An index loop: this runs once, cold, and a cold for-of over a typed array allocates a result per item.
+  else for (let index = 0; index < minutes.minuteIndexes.length; index += 1) load[minutes.minuteIndexes[index]!]! += step;
+}
+
+export function peakOfMinuteLoad({ startMs, load, everyMinute }: MinuteLoadTally): { peakRunsPerMinute: number; peakMinute: string | null } {
   let peakIndex = 0;
   for (let index = 1; index < MINUTES_PER_DAY; index += 1) if (load[index]! > load[peakIndex]!) peakIndex = index;
   const peak = load[peakIndex]! + everyMinute;
   return { peakRunsPerMinute: peak, peakMinute: peak > 0 ? new Date(startMs + peakIndex * MS_PER_MINUTE).toISOString() : null };
+}
+
+/** Slots per UTC minute summed over all enabled schedules, for the 1,440 minutes starting with the one that contains `nowMs`: the busiest. */
+export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { peakRunsPerMinute: number; peakMinute: string | null } {
+  const tally = emptyMinuteLoad(nowMs);
+  for (const def of defs) addMinuteLoad(tally, def);
+  return peakOfMinuteLoad(tally);
 }
 
 /**

@@ -1,13 +1,18 @@
 /**
- * The repository-wide figures of a plan, one side at a time: what the manifests alone decide (runs
- * per day, peak runs per minute, thundering herds) and what the stored schedules alone decide (the
- * same totals before the change). Neither needs the other side, so `plan` computes the first while
- * the database is still being read and the second while the changed definitions are. Pure.
+ * The repository-wide figures of a plan: runs per day and peak runs per minute over all schedules
+ * before and after the change, and the thundering herds of the manifests' schedules. Pure.
+ *
+ * The totals are kept as a tally of integers (runs in the runs-per-day window, slots per UTC
+ * minute), so the totals after a change are the stored ones adjusted by the schedules the plan
+ * changes instead of a second pass over every schedule, exactly: with 10,000 schedules and 10%
+ * changed that is a tenth of the work. `plan` tallies the stored side while the database is
+ * still being read, on the thread that reads it.
  */
-import type { CompileResult } from '../compile/compile-sources.js';
-import { averageRunsPerDay, computeMinuteLoad, findSharedInstants, type DefinitionTiming } from './figures.js';
+import type { CompiledSchedule } from '../compile/definition.js';
+import { addMinuteLoad, emptyMinuteLoad, findSharedInstants, peakOfMinuteLoad, runsInWindow, type DefinitionTiming, type MinuteLoadTally } from './figures.js';
 import type { RiskInput } from './risk.js';
 import type { StoredScheduleSummary } from './stored-schedule.js';
+import { RUNS_PER_DAY_WINDOW_DAYS } from '../time/runs-per-day.js';
 
 export type SharedInstants = NonNullable<RiskInput['sharedInstants']>;
 
@@ -16,9 +21,70 @@ export interface RepositoryTotals {
   peakRunsPerMinute: number;
 }
 
-export interface DesiredTotals extends RepositoryTotals {
-  /** Each schedule's herds, by name (see indexSharedInstants). */
-  sharedInstantsByName: Map<string, SharedInstants>;
+/** The totals of a set of schedules at `nowMs`, in a form that schedules can be added to and taken out of. */
+export interface TimingTally {
+  nowMs: number;
+  /** Runs of all enabled schedules in the RUNS_PER_DAY_WINDOW_DAYS local days from `nowMs`. */
+  windowRuns: number;
+  minuteLoad: MinuteLoadTally;
+}
+
+export function emptyTally(nowMs: number): TimingTally {
+  return { nowMs, windowRuns: 0, minuteLoad: emptyMinuteLoad(nowMs) };
+}
+
+/** Adds (sign 1) or takes out (sign -1) one schedule; a disabled one counts for nothing. */
+export function addToTally(tally: TimingTally, def: DefinitionTiming, sign: 1 | -1 = 1): void {
+  if (!def.enabled) return;
+  tally.windowRuns += sign * runsInWindow(def, tally.nowMs);
+  addMinuteLoad(tally.minuteLoad, def, sign);
+}
+
+export function tallyTimings(definitions: Iterable<DefinitionTiming>, nowMs: number): TimingTally {
+  const tally = emptyTally(nowMs);
+  for (const definition of definitions) addToTally(tally, definition);
+  return tally;
+}
+
+/** Runs per day is the window's mean, rounded to hundredths. */
+export function totalsOf(tally: TimingTally): RepositoryTotals {
+  return { runsPerDay: Math.round((tally.windowRuns / RUNS_PER_DAY_WINDOW_DAYS) * 100) / 100, peakRunsPerMinute: peakOfMinuteLoad(tally.minuteLoad).peakRunsPerMinute };
+}
+
+export function computeTotals(definitions: DefinitionTiming[], nowMs: number): RepositoryTotals {
+  return totalsOf(tallyTimings(definitions, nowMs));
+}
+
+/** The timings of the stored schedules that fire today: archived ones do not. */
+export function activeTimings(current: StoredScheduleSummary[]): DefinitionTiming[] {
+  return current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);
+}
+
+export function tallyStored(current: StoredScheduleSummary[], nowMs: number): TimingTally {
+  return tallyTimings(activeTimings(current), nowMs);
+}
+
+function sameTiming(a: DefinitionTiming, b: DefinitionTiming): boolean {
+  return a.enabled === b.enabled && a.cron === b.cron && a.timezone === b.timezone && (a.dayMatch ?? null) === (b.dayMatch ?? null) && a.dst.gap === b.dst.gap && a.dst.fold === b.dst.fold;
+}
+
+/**
+ * The tally of the manifests' schedules, from the tally of the stored ones (`before`, of the same
+ * `current`): every active stored schedule that is not paired with a manifest of the same timing
+ * is taken out, and every manifest not paired with such a stored schedule is added. Timings are
+ * compared rather than trusting an "unchanged" pairing, so the result is the tally of the
+ * manifests whatever the stored digests say. `before` is left as it was.
+ */
+export function tallyDesired(before: TimingTally, pairings: ReadonlyArray<{ desired: CompiledSchedule | null; stored: StoredScheduleSummary | null }>, current: StoredScheduleSummary[]): TimingTally {
+  const tally: TimingTally = { nowMs: before.nowMs, windowRuns: before.windowRuns, minuteLoad: { ...before.minuteLoad, load: before.minuteLoad.load.slice() } };
+  const kept = new Set<number>();
+  for (const { desired, stored } of pairings) {
+    if (!desired) continue;
+    if (stored?.status === 'ACTIVE' && !kept.has(stored.id) && sameTiming(stored.timing, desired.definition)) kept.add(stored.id);
+    else addToTally(tally, desired.definition);
+  }
+  for (const stored of current) if (stored.status === 'ACTIVE' && !kept.has(stored.id)) addToTally(tally, stored.timing, -1);
+  return tally;
 }
 
 /**
@@ -38,30 +104,7 @@ export function indexSharedInstants(sharedInstants: SharedInstants): Map<string,
   return byName;
 }
 
-function sumRunsPerDay(definitions: DefinitionTiming[], nowMs: number): number {
-  let total = 0;
-  for (const definition of definitions) if (definition.enabled) total += averageRunsPerDay(definition, nowMs);
-  return Math.round(total * 100) / 100;
-}
-
-export function computeTotals(definitions: DefinitionTiming[], nowMs: number): RepositoryTotals {
-  return { runsPerDay: sumRunsPerDay(definitions, nowMs), peakRunsPerMinute: computeMinuteLoad(definitions, nowMs).peakRunsPerMinute };
-}
-
-/** The timings of the stored schedules that fire today: archived ones do not. */
-export function activeTimings(current: StoredScheduleSummary[]): DefinitionTiming[] {
-  return current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);
-}
-
-export function computeStoredTotals(current: StoredScheduleSummary[], nowMs: number): RepositoryTotals {
-  return computeTotals(activeTimings(current), nowMs);
-}
-
 /** The herds of the manifests' schedules, by name. */
-export function findDesiredSharedInstants(desired: CompileResult, nowMs: number): Map<string, SharedInstants> {
+export function findDesiredSharedInstants(desired: { schedules: CompiledSchedule[] }, nowMs: number): Map<string, SharedInstants> {
   return indexSharedInstants(findSharedInstants(desired.schedules.map((s) => ({ name: s.definition.name, def: s.definition })), nowMs));
-}
-
-export function computeDesiredTotals(desired: CompileResult, nowMs: number): DesiredTotals {
-  return { ...computeTotals(desired.schedules.map((s) => s.definition), nowMs), sharedInstantsByName: findDesiredSharedInstants(desired, nowMs) };
 }

@@ -1,5 +1,6 @@
 /**
- * plan on PGlite computes each side's totals while the database is still read and hands them to
+ * plan on PGlite computes the manifests' herds and (on the reading thread) the stored totals while
+ * the database is still read, and hands them to
  * buildPlan (src/operations/plan.ts planWhileReading): the plan must be the one buildPlan makes
  * by itself, herds, archives and errors included.
  */
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
 import { buildPlan, pairSchedules, type BuildPlanInput } from '../../src/plan/build-plan.js';
-import { computeDesiredTotals, computeStoredTotals } from '../../src/plan/repository-totals.js';
+import { findDesiredSharedInstants, tallyStored } from '../../src/plan/repository-totals.js';
 import { renderPlanJson } from '../../src/plan/render-json.js';
 import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
@@ -21,11 +22,11 @@ function compile(specs: Array<[string, Record<string, unknown>]>): CompileResult
 
 function planBothWays(desired: CompileResult, current: StoredSchedule[]): [string, string] {
   const input: BuildPlanInput = { desired, current, storedDefinitions: definitionsById(current), history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'pglite' } };
-  const precomputed = { pairings: pairSchedules(desired.schedules, current), desiredTotals: computeDesiredTotals(desired, NOW_MS), storedTotals: computeStoredTotals(current, NOW_MS) };
+  const precomputed = { pairings: pairSchedules(desired.schedules, current), desiredHerds: findDesiredSharedInstants(desired, NOW_MS), storedTally: tallyStored(current, NOW_MS) };
   return [renderPlanJson(buildPlan(input)), renderPlanJson(buildPlan({ ...input, precomputed }))];
 }
 
-describe('buildPlan with precomputed pairings and totals', () => {
+describe('buildPlan with precomputed pairings, herds and stored totals', () => {
   // Twelve schedules on one instant: a herd that every created or updated one reports.
   const herd = Array.from({ length: 12 }, (_, index): [string, Record<string, unknown>] => [`herd-${index}`, { cron: '0 4 * * *' }]);
   const before = compile([...herd, ['nightly', {}], ['old-cleanup', { cron: '*/5 * * * *', timezone: 'Europe/Berlin' }]]);
@@ -42,5 +43,12 @@ describe('buildPlan with precomputed pairings and totals', () => {
     const [alone, precomputed] = planBothWays(broken, storedAfterApply(before));
     expect(precomputed).toBe(alone);
     expect(JSON.parse(alone).summary.runsPerDayAfter).toBe(JSON.parse(alone).summary.runsPerDayBefore);
+  });
+
+  it('refuses stored totals tallied at another instant', () => {
+    const desired = compile([['nightly', {}]]);
+    const current = storedAfterApply(before);
+    const input: BuildPlanInput = { desired, current, storedDefinitions: definitionsById(current), history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'pglite' } };
+    expect(() => buildPlan({ ...input, precomputed: { storedTally: tallyStored(current, NOW_MS + 60_000) } })).toThrow(/another instant/);
   });
 });
