@@ -1,7 +1,7 @@
 /**
  * Statements about schedules, their versions and the audit log, named by intent (STYLE rule 3).
  */
-import { and, count, desc, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, max, sql, type SQL } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import type { DefinitionTiming } from '../plan/figures.js';
 import type { RunHistory, StoredSchedule, StoredScheduleSummary } from '../plan/stored-schedule.js';
@@ -41,38 +41,63 @@ export async function listStoredSchedules(executor: Executor): Promise<StoredSch
   return rows.map((r) => toStoredSchedule(r.schedule, r.versionDigest));
 }
 
+/** One summary as listStoredScheduleSummaries' query sends it: a JSON array, instants as epoch milliseconds. */
+type SummaryTuple = [
+  id: number,
+  name: string,
+  version: number,
+  digest: string,
+  status: StoredSchedule['status'],
+  managed: boolean,
+  pausedAtMs: number | null,
+  pausedBy: string | null,
+  pausedReason: string | null,
+  pausedUntilMs: number | null,
+  nextRunAtMs: number | null,
+  versionDigest: string | null,
+  cron: string,
+  timezone: string,
+  enabled: boolean,
+  dayMatch: DefinitionTiming['dayMatch'],
+  gap: DefinitionTiming['dst']['gap'],
+  fold: DefinitionTiming['dst']['fold'],
+];
+
+const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
 /**
  * Every schedule without its definition, only the timing fields out of it: a plan of 10,000
  * schedules changes a few hundred, and transferring and parsing the other definitions was most of
  * its load time. The definitions it needs come from `loadDefinitions`.
+ *
+ * The rows arrive as one JSON text, parsed at once: decoding 10,000 rows of 18 columns through the
+ * wire protocol and the ORM took ~2.5× as long (PGlite: ~250 ms against ~100 ms). Instants are
+ * epoch milliseconds rounded down, as the drivers' Dates are.
  */
 export async function listStoredScheduleSummaries(executor: Executor): Promise<StoredScheduleSummary[]> {
-  const { definition } = schedules;
-  const rows = await executor
-    .select({
-      id: schedules.id,
-      name: schedules.name,
-      version: schedules.version,
-      digest: schedules.digest,
-      status: schedules.status,
-      managed: schedules.managed,
-      pausedAt: schedules.pausedAt,
-      pausedBy: schedules.pausedBy,
-      pausedReason: schedules.pausedReason,
-      pausedUntil: schedules.pausedUntil,
-      nextRunAt: schedules.nextRunAt,
-      versionDigest: scheduleVersions.digest,
-      cron: sql<string>`${definition}->>'cron'`,
-      timezone: sql<string>`${definition}->>'timezone'`,
-      enabled: sql<boolean>`(${definition}->'enabled')::boolean`,
-      dayMatch: sql<DefinitionTiming['dayMatch']>`${definition}->>'dayMatch'`,
-      gap: sql<DefinitionTiming['dst']['gap']>`${definition}->'dst'->>'gap'`,
-      fold: sql<DefinitionTiming['dst']['fold']>`${definition}->'dst'->>'fold'`,
-    })
-    .from(schedules)
-    .leftJoin(scheduleVersions, and(eq(scheduleVersions.scheduleId, schedules.id), eq(scheduleVersions.version, schedules.version)))
-    .orderBy(schedules.name);
-  return rows.map((row) => toSummary(row, { name: row.name, cron: row.cron, timezone: row.timezone, enabled: row.enabled, dayMatch: row.dayMatch, dst: { gap: row.gap, fold: row.fold } }, row.versionDigest));
+  const ms = (column: SQL) => sql`floor(extract(epoch from ${column}) * 1000)::float8`;
+  const [row] = await queryRows<{ summaries: string }>(
+    executor,
+    sql`select coalesce(json_agg(json_build_array(
+          s.id, s.name, s.version, s.digest, s.status, s.managed,
+          ${ms(sql`s.paused_at`)}, s.paused_by, s.paused_reason, ${ms(sql`s.paused_until`)}, ${ms(sql`s.next_run_at`)}, v.digest,
+          s.definition->>'cron', s.definition->>'timezone', (s.definition->'enabled')::boolean, s.definition->>'dayMatch',
+          s.definition->'dst'->>'gap', s.definition->'dst'->>'fold'
+        ) order by s.name), '[]')::text as summaries
+        from schedules s left join schedule_versions v on v.schedule_id = s.id and v.version = s.version`,
+  );
+  return (JSON.parse(row!.summaries) as SummaryTuple[]).map(([id, name, version, digest, status, managed, pausedAtMs, pausedBy, pausedReason, pausedUntilMs, nextRunAtMs, versionDigest, cron, timezone, enabled, dayMatch, gap, fold]) => ({
+    id,
+    name,
+    version,
+    digest,
+    timing: { name, cron, timezone, enabled, dayMatch, dst: { gap, fold } },
+    status,
+    managed,
+    paused: pausedAtMs === null ? null : { at: isoOf(pausedAtMs)!, by: pausedBy, reason: pausedReason, until: isoOf(pausedUntilMs) },
+    versionDigest,
+    nextRunAt: isoOf(nextRunAtMs),
+  }));
 }
 
 /** The stored definitions of the given schedules, by id. */
