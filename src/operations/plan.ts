@@ -7,10 +7,10 @@ import { digestOf } from '../compile/digest.js';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
 import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
-import { findDesiredSharedInstants } from '../plan/repository-totals.js';
+import { herdColumnsOf } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
-import { chosenEngine, withDatabase, type DatabaseChoice } from './database.js';
+import { withDatabase, type DatabaseChoice } from './database.js';
 import { StoredStateReader } from './stored-state-reader.js';
 import { loadSourcesAtRef } from './git-ref.js';
 import { validateManifests } from './validate.js';
@@ -49,15 +49,14 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
     const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
     return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
   }
-  // Opening PostgreSQL is a connection: nothing worth a thread to overlap with the compile. The
-  // worker thread runs compiled JavaScript: run from the TypeScript sources (tests, tsx), plan
+  // The worker thread runs compiled JavaScript: run from the TypeScript sources (tests, tsx), plan
   // reads on this thread instead.
-  if (chosenEngine(options.database) === 'postgres' || import.meta.url.endsWith('.ts')) {
+  if (import.meta.url.endsWith('.ts')) {
     const desired = await loadDesired(options);
     return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
   }
-  // Embedded PGlite starts PostgreSQL in WebAssembly (~0.5 s of CPU) and reads 10,000 rows through
-  // it: done on another thread while this one compiles the manifests.
+  // On another thread while this one compiles the manifests: opening the database (embedded PGlite
+  // starts PostgreSQL in WebAssembly, ~0.5 s of CPU), listing 10,000 schedules and tallying them.
   const reader = new StoredStateReader(options.database, options.nowMs);
   try {
     return await planWhileReading(reader, await loadDesired(options), options);
@@ -69,19 +68,19 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
 }
 
 /**
- * Each side's share of the plan is computed while the worker still reads the other: the digests
- * (pairing compares them) and the manifests' herds before the summaries arrive; the worker
- * tallies the stored totals while this thread pairs. Same plan as planAgainstDatabase.
+ * The plan's work split between the threads: this one compiles, digests (pairing compares the
+ * digests) and pairs; the worker reads the database, tallies the stored totals and finds the
+ * manifests' herds from their timings meanwhile. Same plan as planAgainstDatabase.
  */
 async function planWhileReading(reader: StoredStateReader, desired: CompileResult, options: PlanOptions): Promise<Plan> {
   const { nowMs } = options;
+  reader.requestHerds(herdColumnsOf(desired.schedules));
   for (const schedule of desired.schedules) void schedule.digest;
-  const desiredHerds = findDesiredSharedInstants(desired, nowMs);
   const { engine, current } = await reader.readSummaries();
   const pairings = pairSchedules(desired.schedules, current);
-  reader.requestDetails(storedToLoad(pairings));
+  reader.requestDetails(storedToLoad(pairings), pairings.flatMap((p) => (p.action !== 'unchanged' && p.desired ? [p.desired.definition.name] : [])));
   const storedTally = await reader.readStoredTally();
-  const details = await reader.readDetails();
+  const { herds: desiredHerds, ...details } = await reader.readDetails();
   const plan = buildPlan({ desired, current, ...details, nowMs, allowMassArchive: options.allowMassArchive ?? false, against: { kind: 'database', engine }, precomputed: { pairings, desiredHerds, storedTally } });
   // The database is closed before the caller moves on, as withDatabase does; the worker's teardown overlaps the diff.
   await reader.stopped();

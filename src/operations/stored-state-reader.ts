@@ -1,24 +1,26 @@
 /**
  * What `plan` reads from the database, read on a worker thread (stored-state-worker.ts) so that it
- * overlaps compiling the manifests: opening embedded PGlite (starting PostgreSQL in WebAssembly,
- * ~0.5 s of CPU) and listing 10,000 schedules no longer wait for the compile, and PGlite's memory
- * is freed when the worker exits, while the main thread diffs. Same reads, same snapshot as
- * `loadStoredState`; only the thread differs. The worker runs compiled JavaScript (dist/), as the
- * CLI does.
+ * overlaps compiling the manifests: opening the database (embedded PGlite starts PostgreSQL in
+ * WebAssembly, ~0.5 s of CPU) and listing 10,000 schedules no longer wait for the compile, and
+ * PGlite's memory is freed when the worker exits, while the main thread diffs. Same reads, same
+ * snapshot as `loadStoredState`; only the thread differs. The worker also does the plan's
+ * repository-wide sums that need no compiled definition (the stored totals, the manifests'
+ * herds from their timings), in time it would otherwise wait. It runs compiled JavaScript (dist/),
+ * as the CLI does.
  */
 import { Worker } from 'node:worker_threads';
 import type { Definition } from '../compile/definition.js';
 import type { Engine } from '../db/client.js';
 import type { BuildPlanInput } from '../plan/build-plan.js';
-import type { TimingTally } from '../plan/repository-totals.js';
+import type { HerdColumns, SharedInstants, TimingTally } from '../plan/repository-totals.js';
 import type { RunHistory, StoredScheduleSummary } from '../plan/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
 
-export type StoredStateRequest = { kind: 'details'; definitionIds: number[]; archiveIds: number[] } | { kind: 'cancel' };
+export type StoredStateRequest = { kind: 'herds'; columns: HerdColumns } | { kind: 'details'; definitionIds: number[]; archiveIds: number[]; herdNames: string[] } | { kind: 'cancel' };
 export type StoredStateReply =
   | { kind: 'summaries'; engine: Engine; current: StoredScheduleSummary[] }
   | { kind: 'tally'; tally: TimingTally }
-  | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy'] }
+  | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy']; herds: Map<string, SharedInstants> }
   | { kind: 'error'; error: unknown; properties?: Record<string, string | number | boolean> };
 
 export type StoredState = Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'> & { engine: Engine };
@@ -57,16 +59,31 @@ export class StoredStateReader {
     return reply;
   }
 
-  /** The stored schedules, listed while the caller compiled. Then `readStoredTally` and `readDetails` must follow. */
+  /**
+   * The stored schedules, listed while the caller compiled. `readStoredTally` and (after
+   * `requestHerds` and `requestDetails`) `readDetails` follow.
+   */
   async readSummaries(): Promise<{ engine: Engine; current: StoredScheduleSummary[] }> {
     const summaries = await this.nextReply();
     if (summaries.kind !== 'summaries') throw new Error(`the database reader replied ${summaries.kind} before the summaries`);
     return { engine: summaries.engine, current: summaries.current };
   }
 
-  /** Asks for what the plan reads beyond the summaries (see findStoredToLoad); `readDetails` returns it. */
-  requestDetails(toLoad: { definitionIds: number[]; archiveIds: number[] }): void {
-    this.worker.postMessage({ kind: 'details', ...toLoad } satisfies StoredStateRequest);
+  /**
+   * The manifests' timings, for their herds (findSharedInstantsInColumns), found after the stored
+   * tally: as early as possible, before `requestDetails` names the schedules whose herds it wants.
+   */
+  requestHerds(columns: HerdColumns): void {
+    this.worker.postMessage({ kind: 'herds', columns } satisfies StoredStateRequest);
+  }
+
+  /**
+   * Asks for what the plan reads beyond the summaries (see findStoredToLoad) and for the herds of
+   * the named manifests (the ones it changes; sending every herd cost more than finding it);
+   * `readDetails` returns both.
+   */
+  requestDetails(toLoad: { definitionIds: number[]; archiveIds: number[] }, herdNames: string[]): void {
+    this.worker.postMessage({ kind: 'details', ...toLoad, herdNames } satisfies StoredStateRequest);
   }
 
   /** The stored schedules' totals (tallyStored of the summaries), tallied by the worker after sending them. */
@@ -76,10 +93,10 @@ export class StoredStateReader {
     return reply.tally;
   }
 
-  async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'>> {
+  async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'> & { herds: Map<string, SharedInstants> }> {
     const details = await this.nextReply();
     if (details.kind !== 'details') throw new Error(`the database reader replied ${details.kind} instead of the details`);
-    return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy };
+    return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy, herds: details.herds };
   }
 
   /**

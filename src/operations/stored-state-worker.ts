@@ -1,14 +1,15 @@
 /**
  * The worker thread of `StoredStateReader` (stored-state-reader.ts): opens the database and lists
- * the stored schedules while the main thread compiles the manifests, tallies their totals while
- * the main thread pairs, then reads what the pairing asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
+ * the stored schedules while the main thread compiles the manifests, tallies their totals and
+ * finds the manifests' herds while the main thread digests and pairs, then reads what the pairing
+ * asks for, all in one read-only snapshot as `loadStoredState` does. It exits when done, and its
  * memory (PGlite's WebAssembly PostgreSQL included) goes with it.
  */
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
 import { readStoredPolicy } from '../db/settings-queries.js';
-import { tallyStored } from '../plan/repository-totals.js';
+import { findSharedInstantsInColumns, indexSharedInstants, tallyStored } from '../plan/repository-totals.js';
 import { openChosenDatabase, type DatabaseChoice } from './database.js';
 import type { StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
 
@@ -23,7 +24,15 @@ setFlagsFromString('--wasm-tiering-budget=1000000000');
 const port = parentPort!;
 const { choice, nowMs } = workerData as { choice: DatabaseChoice; nowMs: number };
 const reply = (message: StoredStateReply) => port.postMessage(message);
-const nextRequest = () => new Promise<StoredStateRequest>((resolve) => port.once('message', resolve));
+
+/** Requests in arrival order: the main thread may send the next before this one is taken. */
+const inbox: StoredStateRequest[] = [];
+let wake: (() => void) | undefined;
+const listener = (request: StoredStateRequest) => {
+  inbox.push(request);
+  wake?.();
+};
+port.on('message', listener);
 
 /**
  * A cloned Error keeps its message and stack only: `code`, `errno`, `path`… travel beside it, so
@@ -37,21 +46,29 @@ function primitiveProperties(error: unknown): Record<string, string | number | b
 /** Thrown inside the transaction to roll it back when the main thread no longer needs the state. */
 class Cancelled extends Error {}
 
+async function nextRequest<K extends Exclude<StoredStateRequest['kind'], 'cancel'>>(kind: K): Promise<Extract<StoredStateRequest, { kind: K }>> {
+  while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+  const request = inbox.shift()!;
+  if (request.kind === 'cancel') throw new Cancelled();
+  if (request.kind !== kind) throw new Error(`the plan asked for ${request.kind} where ${kind} was expected`);
+  return request as Extract<StoredStateRequest, { kind: K }>;
+}
+
 try {
   const database = await openChosenDatabase(choice);
   try {
     await database.db.transaction(
       async (tx) => {
         const current = await listStoredScheduleSummaries(tx);
-        const requested = nextRequest();
         reply({ kind: 'summaries', engine: database.engine, current });
-        // The stored side's totals, while the main thread pairs and this thread would wait anyway.
+        // The sums that need no compiled definition, while the main thread digests and pairs.
         reply({ kind: 'tally', tally: tallyStored(current, nowMs) });
-        const request = await requested;
-        if (request.kind === 'cancel') throw new Cancelled();
+        const herds = findSharedInstantsInColumns((await nextRequest('herds')).columns, nowMs);
+        const request = await nextRequest('details');
         const storedDefinitions = await loadDefinitions(tx, request.definitionIds);
         const history = await loadRunHistory(tx, request.archiveIds, nowMs);
-        reply({ kind: 'details', storedDefinitions, history, storedPolicy: await readStoredPolicy(tx) });
+        const storedPolicy = await readStoredPolicy(tx);
+        reply({ kind: 'details', storedDefinitions, history, storedPolicy, herds: indexSharedInstants(herds, new Set(request.herdNames)) });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
@@ -60,4 +77,7 @@ try {
   }
 } catch (error) {
   if (!(error instanceof Cancelled)) reply({ kind: 'error', error, properties: primitiveProperties(error) });
+} finally {
+  // The listener keeps the thread alive: without it, the thread exits once the database is closed.
+  port.off('message', listener);
 }

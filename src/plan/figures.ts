@@ -31,6 +31,9 @@ const SHARED_INSTANT_MAX_RUNS_PER_DAY = 1440;
  */
 export type DefinitionTiming = Pick<Definition, 'name' | 'cron' | 'timezone' | 'enabled' | 'dayMatch' | 'dst'>;
 
+/** What findSharedInstants reads of a definition: its timing, and its jitter (jittered schedules are spread, never a herd). */
+export type HerdTiming = DefinitionTiming & Pick<Definition, 'jitterMs'>;
+
 /**
  * One distinct timing (cron, timezone, dst, dayMatch) and what follows from it, each computed on
  * first use and never mutated after. Answers that depend on `nowMs` keep only the latest instant:
@@ -282,9 +285,9 @@ export function computeMinuteLoad(defs: DefinitionTiming[], nowMs: number): { pe
  * join every herd without telling the reader anything new (CF102/CF103 report them), and
  * enumerating them would make this O(86,400) per schedule.
  */
-export function findSharedInstants(schedules: Array<{ name: string; def: Definition }>, nowMs: number, threshold = 10): Array<{ instant: string; names: string[] }> {
+export function findSharedInstants(schedules: Array<{ name: string; def: HerdTiming }>, nowMs: number, threshold = 10): Array<{ instant: string; names: string[] }> {
   // Schedules with the same timing share their slots: enumerate each timing once.
-  const byTiming = new Map<Timing, { timing: Timing; def: Definition; names: string[] }>();
+  const byTiming = new Map<Timing, { timing: Timing; def: HerdTiming; names: string[] }>();
   for (const { name, def } of schedules) {
     if (!def.enabled || def.jitterMs > 0) continue;
     const timing = timingOf(def);

@@ -27,9 +27,10 @@ export interface RiskInput {
   history?: { lastRunAt: string | null; runsLast30Days: number };
   /**
    * The instants of `findSharedInstants` (over all desired schedules) whose names include this
-   * schedule, in its order: the caller indexes them by name once for all changes.
+   * schedule, in its order, each with its number of schedules (this one included): the caller
+   * indexes them by name once for all changes.
    */
-  sharedInstants?: Array<{ instant: string; names: string[] }>;
+  sharedInstants?: Array<{ instant: string; size: number }>;
 }
 
 export const RiskCodes = {
@@ -109,9 +110,9 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   if (figures.minIntervalMs < policy.minIntervalMs) add('CF104', 'ERROR', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the Policy minimum ${formatDurationMs(policy.minIntervalMs)}`, 'space the slots further apart, or lower minInterval in the Policy', ['cron']);
   const herds = input.sharedInstants ?? [];
   if (after.jitterMs === 0 && herds.length > 0) {
-    const largest = herds.reduce((best, herd) => (herd.names.length > best.names.length ? herd : best));
+    const largest = herds.reduce((best, herd) => (herd.size > best.size ? herd : best));
     const more = herds.length > 1 ? ` (${plural(herds.length, 'such instant')} in the next 24h)` : '';
-    add('CF105', 'MEDIUM', `fires at ${formatUtc(Date.parse(largest.instant))} in the same second as ${plural(largest.names.length - 1, 'other schedule')}${more}`, 'set spec.jitter (e.g. 30s) so starts are spread', ['jitterMs', 'cron']);
+    add('CF105', 'MEDIUM', `fires at ${formatUtc(Date.parse(largest.instant))} in the same second as ${plural(largest.size - 1, 'other schedule')}${more}`, 'set spec.jitter (e.g. 30s) so starts are spread', ['jitterMs', 'cron']);
   }
 }
 

@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
 import { pairSchedules } from '../../src/plan/build-plan.js';
 import { computeMinuteLoad } from '../../src/plan/figures.js';
-import { tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';
+import { findDesiredSharedInstants, findSharedInstantsInColumns, herdColumnsOf, indexSharedInstants, tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';
 import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
 
@@ -98,5 +98,26 @@ describe('tallyDesired', () => {
   it('gives the same peak as computeMinuteLoad over the same definitions', () => {
     const definitions = compile(base).schedules.map((s) => s.definition);
     expect(totalsOf(tallyTimings(definitions, NOW_MS)).peakRunsPerMinute).toBe(computeMinuteLoad(definitions, NOW_MS).peakRunsPerMinute);
+  });
+});
+
+describe('findSharedInstantsInColumns', () => {
+  it('finds the herds findDesiredSharedInstants finds, from the timing columns alone', () => {
+    // Herds of daily schedules in several zones, some jittered (never a herd) or disabled.
+    const specs = Array.from({ length: 120 }, (_, i): [string, Record<string, unknown>] => [
+      `herd-${String(i).padStart(3, '0')}`,
+      { cron: ['0 3 * * *', '30 2 * * *', '0 */6 * * *'][i % 3], timezone: ZONES[i % ZONES.length], ...(i % 11 === 0 ? { jitter: '30s' } : {}), ...(i % 13 === 0 ? { enabled: false } : {}) },
+    ]);
+    const desired = compile(specs);
+    const herds = findSharedInstantsInColumns(structuredClone(herdColumnsOf(desired.schedules)), NOW_MS);
+    expect(herds.length).toBeGreaterThan(0);
+    expect(indexSharedInstants(herds)).toEqual(findDesiredSharedInstants(desired, NOW_MS));
+    expect(herds.flatMap((h) => h.names)).not.toContain('herd-000'); // jittered and disabled
+    // The reading thread sends only the herds of the schedules a plan changes.
+    const all = findDesiredSharedInstants(desired, NOW_MS);
+    const [first, second] = herds[0]!.names;
+    expect(all.get(first!)!.length).toBeGreaterThan(0);
+    expect(indexSharedInstants(herds, new Set([first!, second!, 'no-such-schedule']))).toEqual(new Map([[first, all.get(first!)], [second, all.get(second!)]]));
+    expect([...all.values()].flat().every((herd) => herd.size >= 10)).toBe(true);
   });
 });

@@ -46,7 +46,7 @@ function change(before: Partial<Definition> | null, after: Partial<Definition> |
 const only = (findings: Finding[], code: string) => findings.filter((f) => f.code === code);
 const codesOf = (findings: Finding[]) => findings.map((f) => f.code);
 
-const herd = { instant: '2026-06-02T10:30:00.000Z', names: ['daily-report', ...Array.from({ length: 11 }, (_, i) => `other-${i}`)] };
+const herd = { instant: '2026-06-02T10:30:00.000Z', size: 12 };
 const CASES = [
   { code: 'CF101', level: 'HIGH', input: change({ cron: '0 * * * *' }, { cron: '* * * * *', timeoutMs: MINUTE / 2 }), message: 'runs/day 24 → 1,440 (×60)' },
   { code: 'CF106', level: 'MEDIUM', input: change({ cron: '0 */2 * * *' }, { cron: '0 * * * *' }), message: 'runs/day 12 → 24 (×2)' },
@@ -142,7 +142,7 @@ describe('assessChange: what does not raise a finding', () => {
     { why: 'an update that leaves catch-up alone', code: 'CF502', input: change({}, { description: 'new words' }) },
     { why: 'fewer runs', code: 'CF106', input: change({ cron: '0 * * * *' }, { cron: '0 */2 * * *' }) },
     { why: 'a secret reference that already existed', code: 'CF401', input: change({ job: http({ headers: { A: { fromEnv: 'TOKEN' } } }) }, { job: http({ headers: { B: { fromEnv: 'TOKEN' } } }) }) },
-    { why: 'a jittered schedule', code: 'CF105', input: change(null, { jitterMs: 30_000 }, { sharedInstants: [{ instant: '2026-06-02T10:30:00.000Z', names: ['daily-report'] }] }) },
+    { why: 'a jittered schedule', code: 'CF105', input: change(null, { jitterMs: 30_000 }, { sharedInstants: [{ instant: '2026-06-02T10:30:00.000Z', size: 12 }] }) },
     { why: 'a flag moved in the same script', code: 'CF504', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--full'], cwd: '.', env: {} } }) },
     { why: 'a GET retried', code: 'CF505', input: change(null, { job: http({ method: 'GET' }), retry: { maxAttempts: 3, backoff: 'fixed', initialDelayMs: 1000, maxDelayMs: 1000 } }) },
   ])('$code: not for $why', ({ code, input }) => {
