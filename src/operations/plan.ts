@@ -4,13 +4,11 @@
 import { compileSources, type CompileResult } from '../compile/compile-sources.js';
 import type { Database } from '../db/client.js';
 import { digestOf } from '../compile/digest.js';
-import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
-import { readStoredPolicy } from '../db/settings-queries.js';
 import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
 import { herdColumnsOf } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
-import { withDatabase, type DatabaseChoice } from './database.js';
+import type { DatabaseChoice } from './database.js';
 import { StoredStateReader } from './stored-state-reader.js';
 import { loadSourcesAtRef } from './git-ref.js';
 import { validateManifests } from './validate.js';
@@ -53,6 +51,7 @@ export async function planChanges(options: PlanOptions): Promise<Plan> {
   // reads on this thread instead.
   if (import.meta.url.endsWith('.ts')) {
     const desired = await loadDesired(options);
+    const { withDatabase } = await import('./database.js');
     return withDatabase(options.database, (database) => planAgainstDatabase(database, desired, options));
   }
   // On another thread while this one compiles the manifests: opening the database (embedded PGlite
@@ -92,8 +91,14 @@ export async function planAgainstDatabase(database: Database, desired: CompileRe
   return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, ...stored, against: { kind: 'database', engine: database.engine } });
 }
 
-/** What buildPlan needs from the database, read in one snapshot: the definitions are read after the summaries and must be of the same versions. */
+/**
+ * What buildPlan needs from the database, read in one snapshot: the definitions are read after the
+ * summaries and must be of the same versions. The statements (and drizzle with them) load on first
+ * use: the CLI's plan reads on its worker thread, and ~60 ms of imports stay off this thread.
+ */
 export async function loadStoredState(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs'>): Promise<Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'>> {
+  const { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } = await import('../db/schedule-queries.js');
+  const { readStoredPolicy } = await import('../db/settings-queries.js');
   return database.db.transaction(
     async (tx) => {
       const current = await listStoredScheduleSummaries(tx);

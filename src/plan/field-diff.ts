@@ -11,6 +11,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function diffFields(before: unknown, after: unknown, prefix = ''): FieldChange[] {
+  // The same value has the same canonical JSON: most leaves of an update are unchanged scalars.
+  if (before === after) return [];
   if (isPlainObject(before) && isPlainObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => diffFields(before[key], after[key], prefix ? `${prefix}.${key}` : key));
