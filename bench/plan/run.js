@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDistStale } from '../shared/built-dist.js';
@@ -28,13 +28,6 @@ const TARGET_WALL_MS = 2000;
 const TARGET_RSS_MB = 400;
 const GITHUB_COMMENT_MAX_CHARS = 65_536;
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-/**
- * apply inserts all version rows (11 parameters each) and audit rows (12) of a plan in one
- * statement each, and PostgreSQL's protocol allows 65,535 parameters per statement: one apply of
- * more than ~5,400 new schedules fails ("bind message has N parameter formats but 0 parameters").
- * Until apply batches its inserts, the setup applies the corpus in steps of this many schedules.
- */
-const APPLY_STEP_SCHEDULES = 4_000;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(repoRoot, 'bin/run.js');
@@ -103,26 +96,11 @@ function measureInProcess(engine, directory) {
   return JSON.parse(child.stdout);
 }
 
-/**
- * Growing prefixes of the corpus (files are named by the index of their first schedule), the last
- * one the whole corpus: applying them in order creates at most APPLY_STEP_SCHEDULES at a time.
- */
-function writeApplySteps(base, workspace) {
-  const steps = [];
-  for (let limit = APPLY_STEP_SCHEDULES; limit < scheduleCount; limit += APPLY_STEP_SCHEDULES) {
-    const step = path.join(workspace, `apply-step-${limit}`);
-    cpSync(base, step, { recursive: true, filter: (source) => !source.endsWith('.yaml') || path.basename(source) === 'policy.yaml' || Number(path.basename(source, '.yaml')) < limit });
-    steps.push(step);
-  }
-  return [...steps, base];
-}
-
 /** Applies the base corpus, then times plan on the 10% copy and sizes the output of every copy. */
 function benchmarkEngine(engine, corpora) {
-  console.log(`[${engine.name}] apply ${formatInt(scheduleCount)} schedules in ${corpora.applySteps.length} step(s) (setup, not a target)…`);
+  console.log(`[${engine.name}] apply ${formatInt(scheduleCount)} schedules in one transaction (setup, not a target)…`);
   if (engine.migrate) runCli(engine, ['migrate']);
-  const applySteps = corpora.applySteps.map((step) => runCli(engine, ['apply', '--auto-approve', '--dir', step]));
-  const apply = { wallMs: applySteps.reduce((sum, step) => sum + step.wallMs, 0) };
+  const apply = { wallMs: runCli(engine, ['apply', '--auto-approve', '--dir', corpora.base]).wallMs };
   console.log(`[${engine.name}] plan ×${runs} (cold processes)…`);
   const planRuns = Array.from({ length: runs }, () => runCli(engine, ['plan', '--dir', corpora.tenPercent]));
   const sizes = {};
@@ -152,7 +130,7 @@ function engineRows(name, result) {
     formatRow(`${name}: plan, cold process: wall`, walls, 'ms', { limit: TARGET_WALL_MS, value: median }),
     formatRow(`${name}: plan, cold process: peak RSS`, rss, 'MB', rss.length > 0 ? { limit: TARGET_RSS_MB, value: (v) => Math.max(...v) } : undefined),
     formatRow(`${name}: plan: CPU time (user + sys)`, result.planRuns.map((r) => r.cpuMs).filter((v) => v !== undefined), 'ms'),
-    formatRow(`${name}: apply of all, in steps (setup, once)`, [result.apply.wallMs], 'ms'),
+    formatRow(`${name}: apply of all (setup, once)`, [result.apply.wallMs], 'ms'),
     formatRow(`  in-process: import the modules`, [result.inProcess.importMs], 'ms'),
     formatRow(`  in-process: open the database`, [result.inProcess.openMs], 'ms'),
     formatRow(`  in-process: compile manifests (1st, warm…)`, phase('compileMs'), 'ms'),
@@ -191,7 +169,6 @@ try {
   const corpora = { base: path.join(workspace, 'schedules'), onePercent: path.join(workspace, 'changed-1'), tenPercent: path.join(workspace, 'changed-10') };
   mkdirSync(corpora.base);
   const generated = generateManifests(corpora.base, { scheduleCount });
-  corpora.applySteps = writeApplySteps(corpora.base, workspace);
   const tenPercent = writeChangedCopy(corpora.base, corpora.tenPercent, { fraction: 0.1, seed: 10 });
   const onePercent = writeChangedCopy(corpora.base, corpora.onePercent, { fraction: 0.01, seed: 1 });
   const engines = [];
