@@ -24,7 +24,7 @@ const { renderPlanText } = await dist('plan/render-text.js');
 const { renderPlanMarkdown } = await dist('plan/render-markdown.js');
 const importMs = elapsed(started);
 
-/** The same steps, in the same order, as planChanges → planAgainstDatabase → the plan command, on one thread (on PGlite the CLI opens and reads on a worker while it compiles). */
+/** The same steps, in the same order, as planChanges → planAgainstDatabase → the plan command, on one thread (the CLI opens and reads on a worker thread while it compiles). */
 async function pass(database) {
   const nowMs = Date.now();
   const phases = {};

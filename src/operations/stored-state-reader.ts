@@ -21,7 +21,21 @@ export type StoredStateReply =
   | { kind: 'summaries'; engine: Engine; current: StoredScheduleSummary[] }
   | { kind: 'tally'; tally: TimingTally }
   | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy']; herds: Map<string, SharedInstants> }
-  | { kind: 'error'; error: unknown; properties?: Record<string, string | number | boolean> };
+  | { kind: 'error'; error: unknown; details?: ErrorDetails };
+
+/** The name and primitive fields of each level of an error's cause chain, outermost first. */
+export type ErrorDetails = Array<Record<string, string | number | boolean>>;
+
+/** Puts back what cloning the error dropped (see ErrorDetails). */
+function restoreDetails(error: unknown, details: ErrorDetails): unknown {
+  let level = error;
+  for (const fields of details) {
+    if (!(level instanceof Error)) break;
+    Object.assign(level, fields);
+    level = level.cause;
+  }
+  return error;
+}
 
 export type StoredState = Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'> & { engine: Engine };
 
@@ -55,7 +69,7 @@ export class StoredStateReader {
 
   private async nextReply(): Promise<Exclude<StoredStateReply, { kind: 'error' }>> {
     const reply = await this.replies.shift()!;
-    if (reply.kind === 'error') throw reply.error instanceof Error ? Object.assign(reply.error, reply.properties) : reply.error;
+    if (reply.kind === 'error') throw restoreDetails(reply.error, reply.details ?? []);
     return reply;
   }
 

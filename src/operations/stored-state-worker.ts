@@ -11,7 +11,7 @@ import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '..
 import { readStoredPolicy } from '../db/settings-queries.js';
 import { findSharedInstantsInColumns, indexSharedInstants, tallyStored } from '../plan/repository-totals.js';
 import { openChosenDatabase, type DatabaseChoice } from './database.js';
-import type { StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
+import type { ErrorDetails, StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
 
 // PGlite's PostgreSQL runs as WebAssembly, compiled first by V8's baseline compiler (Liftoff);
 // by default the functions that get warm are compiled again, optimized (TurboFan), on background
@@ -35,12 +35,19 @@ const listener = (request: StoredStateRequest) => {
 port.on('message', listener);
 
 /**
- * A cloned Error keeps its message and stack only: `code`, `errno`, `path`… travel beside it, so
- * the command reports the error as it did when the database was read on the main thread.
+ * A cloned Error keeps its message, stack and cause only: the name and the fields (`code`,
+ * `errno`, `path`…) of each level of the cause chain travel beside it, so the command reports the
+ * error as it did when the database was read on the main thread (`Code: 3D000`, the driver's
+ * `error:` name).
  */
-function primitiveProperties(error: unknown): Record<string, string | number | boolean> {
-  if (typeof error !== 'object' || error === null) return {};
-  return Object.fromEntries(Object.entries(error).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)));
+function errorDetails(error: unknown): ErrorDetails {
+  const levels: ErrorDetails = [];
+  for (let level = error; typeof level === 'object' && level !== null && levels.length < 10; level = (level as { cause?: unknown }).cause) {
+    const fields = Object.entries(level).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value));
+    const { name } = level as { name?: unknown };
+    levels.push(Object.fromEntries(typeof name === 'string' ? [...fields, ['name', name]] : fields) as ErrorDetails[number]);
+  }
+  return levels;
 }
 
 /** Thrown inside the transaction to roll it back when the main thread no longer needs the state. */
@@ -76,7 +83,7 @@ try {
     await database.close();
   }
 } catch (error) {
-  if (!(error instanceof Cancelled)) reply({ kind: 'error', error, properties: primitiveProperties(error) });
+  if (!(error instanceof Cancelled)) reply({ kind: 'error', error, details: errorDetails(error) });
 } finally {
   // The listener keeps the thread alive: without it, the thread exits once the database is closed.
   port.off('message', listener);

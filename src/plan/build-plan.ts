@@ -33,7 +33,9 @@ export interface BuildPlanInput {
   /**
    * Parts of the plan already computed from one side alone (pairSchedules, findDesiredSharedInstants
    * and tallyStored of the same inputs and `nowMs`), so a caller can compute them while it waits
-   * for the other side; buildPlan computes what is missing.
+   * for the other side; buildPlan computes what is missing. `desiredHerds` needs only the names of
+   * the manifests the plan changes (a name it lacks has no herd); the stored tally's instant is
+   * checked against `nowMs`.
    */
   precomputed?: { pairings?: Pairing[]; desiredHerds?: Map<string, SharedInstants>; storedTally?: TimingTally };
 }

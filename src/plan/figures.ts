@@ -131,11 +131,6 @@ function runsPerDayOf(timing: Timing, def: DefinitionTiming, nowMs: number): Run
   return timing.runsPerDay.value;
 }
 
-/** `runsPerDayAverage` of computeFigures, without the rest: the plan summary needs it for every schedule. */
-export function averageRunsPerDay(def: DefinitionTiming, nowMs: number): number {
-  return runsPerDayOf(timingOf(def), def, nowMs).average;
-}
-
 /**
  * The runs in the runs-per-day window (RUNS_PER_DAY_WINDOW_DAYS local days from `nowMs`): an
  * integer, so the repository's total can be adjusted schedule by schedule exactly.

@@ -51,10 +51,6 @@ export function totalsOf(tally: TimingTally): RepositoryTotals {
   return { runsPerDay: Math.round((tally.windowRuns / RUNS_PER_DAY_WINDOW_DAYS) * 100) / 100, peakRunsPerMinute: peakOfMinuteLoad(tally.minuteLoad).peakRunsPerMinute };
 }
 
-export function computeTotals(definitions: DefinitionTiming[], nowMs: number): RepositoryTotals {
-  return totalsOf(tallyTimings(definitions, nowMs));
-}
-
 /** The timings of the stored schedules that fire today: archived ones do not. */
 export function activeTimings(current: StoredScheduleSummary[]): DefinitionTiming[] {
   return current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);

@@ -40,7 +40,11 @@ async function checkSummaries(database: Database): Promise<void> {
   await database.db.execute(sql`update schedules set managed = false, next_run_at = '2026-11-30T00:00:00.000999Z' where name = 'delta'`);
   await database.db.execute(sql`update schedules set definition = jsonb_set(definition, '{cron}', '"30 1 * * *"'), version = version + 1 where name = 'epsilon'`);
 
-  const summaries = await listStoredScheduleSummaries(database.db);
+  // Fewer float digits in text output must not round the instants.
+  const summaries = await database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local extra_float_digits = -3`);
+    return listStoredScheduleSummaries(tx);
+  });
   const full = await listStoredSchedules(database.db);
   expect(summaries).toEqual(full.map(asSummary));
   expect(summaries.map((s) => s.name)).toEqual(['alpha', 'beta', 'delta', 'epsilon', 'gamma']);

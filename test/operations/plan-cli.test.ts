@@ -6,11 +6,12 @@
  * byte.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isDistStale } from '../../bench/shared/built-dist.js';
 import { withDatabase } from '../../src/operations/database.js';
 import { loadDesired, planAgainstDatabase } from '../../src/operations/plan.js';
 import { parsePlanJson, renderPlanJson } from '../../src/plan/render-json.js';
@@ -54,6 +55,11 @@ async function expectSamePlanAsInProcess(workspace: string, write: (name: string
 }
 
 describe('plan on embedded PGlite and on PostgreSQL, built CLI', () => {
+  beforeAll(() => {
+    const entry = path.join(path.dirname(CLI), '..', 'dist', 'operations', 'stored-state-worker.js');
+    if (!existsSync(entry) || isDistStale(path.resolve(path.dirname(CLI), '..'), entry)) throw new Error('dist/ is missing or older than src/: run `npm run build` (this test runs the built CLI and its worker)');
+  });
+
   let workspace = '';
   const write = (name: string, spec: Record<string, unknown> = {}) => writeFileSync(path.join(workspace, 'schedules', `${name}.yaml`), scheduleSource(name, { spec }).text);
 
@@ -75,11 +81,12 @@ describe('plan on embedded PGlite and on PostgreSQL, built CLI', () => {
     expect(result.stderr).toMatch(/EEXIST|ENOTDIR|not a directory|file already exists/i);
   }, 60_000);
 
-  it('reports a PostgreSQL server it cannot reach', () => {
+  it('reports a PostgreSQL server it cannot reach with the driver\'s error code', () => {
     write('billing-sync');
     const result = runCli(workspace, ['plan'], 'postgres://postgres@127.0.0.1:1/nowhere');
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toMatch(/ECONNREFUSED|connect/i);
+    expect(result.stderr).toMatch(/connect ECONNREFUSED/);
+    expect(result.stderr).toMatch(/Code: ECONNREFUSED/);
   }, 60_000);
 
   describe.runIf(postgresServerUrl)('against PostgreSQL', () => {
@@ -92,6 +99,16 @@ describe('plan on embedded PGlite and on PostgreSQL, built CLI', () => {
     it('makes the plan planAgainstDatabase makes in-process', async () => {
       postgres = await createPostgresDatabase();
       await expectSamePlanAsInProcess(workspace, write, postgres.url);
+    }, 60_000);
+
+    it('reports a missing database as the server does (SQLSTATE and the driver\'s error name)', () => {
+      write('billing-sync');
+      const url = new URL(postgresServerUrl!);
+      url.pathname = '/cronform_no_such_database';
+      const result = runCli(workspace, ['plan'], url.toString());
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toMatch(/error: database "cronform_no_such_database" does not exist/);
+      expect(result.stderr).toMatch(/Code: 3D000/);
     }, 60_000);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * plan on PGlite computes the manifests' herds and (on the reading thread) the stored totals while
- * the database is still read, and hands them to
- * buildPlan (src/operations/plan.ts planWhileReading): the plan must be the one buildPlan makes
- * by itself, herds, archives and errors included.
+ * The CLI's plan has its reading thread tally the stored totals and find the manifests' herds while
+ * the main thread compiles, and hands them to buildPlan (src/operations/plan.ts
+ * planWhileReading): the plan must be the one buildPlan makes by itself, herds, archives and
+ * errors included.
  */
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';

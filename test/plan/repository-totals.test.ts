@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
 import { pairSchedules } from '../../src/plan/build-plan.js';
-import { computeMinuteLoad } from '../../src/plan/figures.js';
+import { calendarForDefinition } from '../../src/plan/figures.js';
+import { countRunsPerDay } from '../../src/time/runs-per-day.js';
+import { slotsBetween } from '../../src/time/slots.js';
 import { findDesiredSharedInstants, findSharedInstantsInColumns, herdColumnsOf, indexSharedInstants, tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';
 import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
@@ -95,9 +97,22 @@ describe('tallyDesired', () => {
     expect(totalsOf(adjusted)).toEqual({ runsPerDay: 0, peakRunsPerMinute: 0 });
   });
 
-  it('gives the same peak as computeMinuteLoad over the same definitions', () => {
+  it('counts the peak minute and the runs of the window as enumerating every slot does', () => {
     const definitions = compile(base).schedules.map((s) => s.definition);
-    expect(totalsOf(tallyTimings(definitions, NOW_MS)).peakRunsPerMinute).toBe(computeMinuteLoad(definitions, NOW_MS).peakRunsPerMinute);
+    const tally = tallyTimings(definitions, NOW_MS);
+    // Independently: every slot of the 1,440 minutes from NOW's minute, counted per UTC minute.
+    const startMs = Math.floor(NOW_MS / 60_000) * 60_000;
+    const perMinute = new Map<number, number>();
+    for (const def of definitions.filter((d) => d.enabled)) {
+      for (const slot of slotsBetween(calendarForDefinition(def), startMs, startMs + 86_400_000)) {
+        const minute = Math.floor(slot / 60_000);
+        perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
+      }
+    }
+    expect(totalsOf(tally).peakRunsPerMinute).toBe(Math.max(...perMinute.values()));
+    const windowRuns = definitions.filter((d) => d.enabled).reduce((sum, def) => sum + countRunsPerDay(calendarForDefinition(def), NOW_MS).total, 0);
+    expect(tally.windowRuns).toBe(windowRuns);
+    expect(totalsOf(tally).runsPerDay).toBe(Math.round((windowRuns / 35) * 100) / 100);
   });
 });
 
