@@ -147,11 +147,17 @@ export async function notifyRunsQueued(executor: Executor): Promise<void> {
   await executor.execute(sql`select pg_notify(${RUNS_CHANNEL}, '')`);
 }
 
-/** The earliest future start of a runnable run (jitter, retry backoff): when the worker must look again. */
+/**
+ * The earliest future start of a runnable run (jitter, retry backoff): when the worker must look
+ * again. Read from active_runs_run_after_idx (its predicate spelled out so the planner may use it):
+ * one index entry, however many runs wait behind a queue limit or a pause.
+ */
 export async function findEarliestRunAfter(executor: Executor, now: Date): Promise<Date | null> {
   const [row] = await queryRows<{ at: Date | string | null }>(
     executor,
-    sql`select min(run_after) as at from active_runs where status in ('QUEUED', 'RETRY_PENDING') and run_after > ${now.toISOString()}::timestamptz`,
+    sql`select run_after as at from active_runs
+        where status in ('QUEUED', 'RETRY_PENDING') and run_after > '-infinity' and run_after > ${now.toISOString()}::timestamptz
+        order by run_after limit 1`,
   );
   return row?.at ? toDate(row.at) : null;
 }

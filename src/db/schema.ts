@@ -147,8 +147,13 @@ export const activeRuns = pgTable(
   },
   (t) => [
     index('active_runs_claim_idx').on(t.priority, t.scheduledFor, t.runId).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING')`),
-    // No index on run_after: with statistics gathered before a mass queueing, the claim would take
-    // it (due runs, then sort them all) instead of the claim order (test/db/claim-scan.test.ts).
+    // When the next waiting run falls due (findEarliestRunAfter), without reading every queued run.
+    // The claim must never use it: with statistics gathered before a mass queueing it would take the
+    // due runs from it and sort them all instead of reading the claim order
+    // (test/db/claim-scan.test.ts). The `> '-infinity'` term is what keeps it away: a partial index
+    // serves only queries whose conditions imply its predicate, and the claim's `run_after <= now`
+    // does not imply it; findEarliestRunAfter states it.
+    index('active_runs_run_after_idx').on(t.runAfter).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING') and ${t.runAfter} > '-infinity'`),
     index('active_runs_schedule_idx').on(t.scheduleId, t.status),
     index('active_runs_running_idx').on(t.queue).where(sql`${t.status} = 'RUNNING'`),
   ],

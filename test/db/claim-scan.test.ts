@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../src/db/client.js';
+import { findEarliestRunAfter } from '../../src/db/scheduler-queries.js';
 import { claimRuns } from '../../src/db/worker-queries.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
@@ -34,8 +35,11 @@ function scansOf(node: PlanNode, table: string): PlanNode[] {
 /** The most rows one node read: those it produced and those its filter dropped, over all its loops. */
 const rowsRead = (nodes: PlanNode[]) => Math.max(...nodes.map((node) => (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops']));
 
-/** Runs the claim with its big statement replaced by EXPLAIN ANALYZE of it; returns that plan. */
-async function explainClaim(database: Database, capacity: number): Promise<PlanNode> {
+/**
+ * Runs `call` in a transaction (rolled back) with the statement matching `statement` replaced by
+ * EXPLAIN ANALYZE of it; returns that plan.
+ */
+async function explainStatement(database: Database, statement: RegExp, call: (executor: Executor) => Promise<unknown>): Promise<PlanNode> {
   let plan: PlanNode | undefined;
   await database.db
     .transaction(async (tx) => {
@@ -44,7 +48,7 @@ async function explainClaim(database: Database, capacity: number): Promise<PlanN
           if (property !== 'execute') return Reflect.get(target, property, receiver) as unknown;
           return async (query: SQL) => {
             const text = new PgDialect().sqlToQuery(query).sql;
-            if (!/^\s*with candidates/.test(text)) return target.execute(query);
+            if (!statement.test(text)) return target.execute(query);
             const result = (await target.execute(sql`explain (analyze, format json) ${query}`)) as unknown as { rows: Array<{ 'QUERY PLAN': unknown }> };
             const json = result.rows[0]!['QUERY PLAN'];
             plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode;
@@ -52,14 +56,29 @@ async function explainClaim(database: Database, capacity: number): Promise<PlanN
           };
         },
       }) as Executor;
-      await claimRuns(explaining, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity, queueLimits: {}, defaultQueueLimit: 10_000 });
+      await call(explaining);
       tx.rollback();
     })
     .catch((error: unknown) => {
       if (!(error instanceof Error) || !/rollback/i.test(error.message)) throw error;
     });
-  if (!plan) throw new Error('the claim statement was not run');
+  if (!plan) throw new Error(`no statement matched ${statement}`);
   return plan;
+}
+
+/** The claim with its big statement explained. */
+function explainClaim(database: Database, capacity: number): Promise<PlanNode> {
+  return explainStatement(database, /^\s*with candidates/, (executor) => claimRuns(executor, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity, queueLimits: {}, defaultQueueLimit: 10_000 }));
+}
+
+/** `count` QUEUED runs of every schedule, `run_after` at `runAfter` plus n seconds, inserted without ever analyzing the tables. */
+async function queueRuns(database: Database, count: number, runAfter: Date, keyPrefix: string, firstSlot = '2026-11-28T00:00:00Z'): Promise<void> {
+  await database.db.execute(
+    sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+        select s.id, s.version, ${firstSlot}::timestamptz + n * interval '1 second', 'MANUAL', s.name || ':' || ${keyPrefix} || n, 'QUEUED', 2, 'default',
+          ${runAfter.toISOString()}::timestamptz + n * interval '1 second', 1
+        from schedules s, generate_series(1, ${count}) n`,
+  );
 }
 
 describe('claim', () => {
@@ -72,12 +91,9 @@ describe('claim', () => {
   it('reads a bounded number of queued runs, not all of them, even on statistics that were never gathered', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
-    await database.db.execute(
-      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-          select s.id, s.version, '2026-11-28T00:00:00Z'::timestamptz + n * interval '1 second', 'MANUAL', s.name || ':' || n, 'QUEUED', 2, 'default',
-            ${new Date(T0 - 1000).toISOString()}::timestamptz, 1
-          from schedules s, generate_series(1, ${QUEUED}) n`,
-    );
+    // Due runs, and as many waiting for a later start: the claim must not read the latter's index.
+    await queueRuns(database, QUEUED, new Date(T0 - QUEUED * 1000 - 1000), 'due-');
+    await queueRuns(database, QUEUED, new Date(T0), 'later-', '2026-11-29T00:00:00Z');
     const plan = await explainClaim(database, 10);
     // Candidates come from active_runs (the copy the triggers keep), the taken rows from schedule_runs.
     expect(scansOf(plan, 'active_runs').length).toBeGreaterThan(0);
@@ -86,6 +102,20 @@ describe('claim', () => {
     // the first scan read all 5,000 queued runs.
     expect(rowsRead(scans)).toBeLessThanOrEqual(100);
     expect(scans.every((node) => node['Node Type'] !== 'Seq Scan' && node['Node Type'] !== 'Bitmap Heap Scan')).toBe(true);
+    expect(JSON.stringify(plan)).not.toContain('active_runs_run_after_idx');
+  });
+
+  it('finds when the next waiting run falls due from one index entry, however many wait', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    await queueRuns(database, QUEUED, new Date(T0 - QUEUED * 1000 - 1000), 'due-');
+    await queueRuns(database, QUEUED, new Date(T0 + 60_000), 'later-', '2026-11-27T00:00:00Z');
+    expect(await findEarliestRunAfter(database.db, new Date(T0))).toEqual(new Date(T0 + 61_000));
+    const plan = await explainStatement(database, /^\s*select run_after as at from active_runs/, (executor) => findEarliestRunAfter(executor, new Date(T0)));
+    const scans = scansOf(plan, 'active_runs');
+    expect(JSON.stringify(plan)).toContain('active_runs_run_after_idx');
+    // One entry read (without the index: all 10,000 waiting runs).
+    expect(rowsRead(scans)).toBeLessThanOrEqual(1);
   });
 
   it('looks up only the paused schedules to hold back their scheduled runs, not every schedule', async () => {
