@@ -146,7 +146,12 @@ export const activeRuns = pgTable(
     runAfter: instant('run_after').notNull(),
   },
   (t) => [
-    index('active_runs_claim_idx').on(t.priority, t.scheduledFor, t.runId).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING')`),
+    // The claim's two sources. Queued runs are due at once (but for jitter or a release), so the
+    // claim reads them in its own order. Retries wait out a backoff, and after an outage or a
+    // failing dependency thousands may wait at once ahead of the due runs: the claim reads only
+    // the due ones, by run_after (test/db/claim-scan.test.ts).
+    index('active_runs_claim_idx').on(t.priority, t.scheduledFor, t.runId).where(sql`${t.status} = 'QUEUED'`),
+    index('active_runs_retry_idx').on(t.runAfter).where(sql`${t.status} = 'RETRY_PENDING'`),
     // When the next waiting run falls due (findEarliestRunAfter), without reading every queued run.
     // The claim must never use it: with statistics gathered before a mass queueing it would take the
     // due runs from it and sort them all instead of reading the claim order

@@ -83,18 +83,29 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   const scan = Math.max(request.capacity * 4, 100);
   const rows = await queryRows<ClaimedRow>(
     tx,
-    sql`with candidates as (
-          select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
-          where a.status in ('QUEUED', 'RETRY_PENDING') and a.run_after <= ${now}::timestamptz
-            -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
-            -- manual triggers and backfills are explicit operator actions and still run.
-            -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
-            -- (the partial index holds only them), not looked up once per candidate.
-            and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (
-              select s.id from schedules s where s.paused_at is not null
-                and (s.paused_until is null or s.paused_until > ${now}::timestamptz)))
-          order by a.priority, a.scheduled_for, a.run_id
-          limit ${scan}
+    sql`with paused as (
+          -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
+          -- manual triggers and backfills are explicit operator actions and still run.
+          -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
+          -- (the partial index holds only them), not looked up once per candidate.
+          select s.id from schedules s where s.paused_at is not null
+            and (s.paused_until is null or s.paused_until > ${now}::timestamptz)
+        ),
+        candidates as (
+          -- Queued runs in the claim order (active_runs_claim_idx), then due retries: those come
+          -- from active_runs_retry_idx by run_after, so retries still waiting out their backoff
+          -- are never read, however many sort ahead of the due runs.
+          (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
+            where a.status = 'QUEUED' and a.run_after <= ${now}::timestamptz
+              and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
+            order by a.priority, a.scheduled_for, a.run_id
+            limit ${scan})
+          union all
+          (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
+            where a.status = 'RETRY_PENDING' and a.run_after <= ${now}::timestamptz
+              and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
+            order by a.priority, a.scheduled_for, a.run_id
+            limit ${scan})
         ),
         running as (
           select queue, count(*)::int as n from active_runs where status = 'RUNNING' group by queue

@@ -68,14 +68,14 @@ async function explainStatement(database: Database, statement: RegExp, call: (ex
 
 /** The claim with its big statement explained. */
 function explainClaim(database: Database, capacity: number): Promise<PlanNode> {
-  return explainStatement(database, /^\s*with candidates/, (executor) => claimRuns(executor, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity, queueLimits: {}, defaultQueueLimit: 10_000 }));
+  return explainStatement(database, /^\s*with paused as/, (executor) => claimRuns(executor, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity, queueLimits: {}, defaultQueueLimit: 10_000 }));
 }
 
 /** `count` QUEUED runs of every schedule, `run_after` at `runAfter` plus n seconds, inserted without ever analyzing the tables. */
-async function queueRuns(database: Database, count: number, runAfter: Date, keyPrefix: string, firstSlot = '2026-11-28T00:00:00Z'): Promise<void> {
+async function queueRuns(database: Database, count: number, runAfter: Date, keyPrefix: string, firstSlot = '2026-11-28T00:00:00Z', status = 'QUEUED'): Promise<void> {
   await database.db.execute(
     sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-        select s.id, s.version, ${firstSlot}::timestamptz + n * interval '1 second', 'MANUAL', s.name || ':' || ${keyPrefix} || n, 'QUEUED', 2, 'default',
+        select s.id, s.version, ${firstSlot}::timestamptz + n * interval '1 second', 'MANUAL', s.name || ':' || ${keyPrefix} || n, ${status}, 2, 'default',
           ${runAfter.toISOString()}::timestamptz + n * interval '1 second', 1
         from schedules s, generate_series(1, ${count}) n`,
   );
@@ -103,6 +103,23 @@ describe('claim', () => {
     expect(rowsRead(scans)).toBeLessThanOrEqual(100);
     expect(scans.every((node) => node['Node Type'] !== 'Seq Scan' && node['Node Type'] !== 'Bitmap Heap Scan')).toBe(true);
     expect(JSON.stringify(plan)).not.toContain('active_runs_run_after_idx');
+  });
+
+  it('does not read retries still waiting out their backoff, however many sort ahead of the due runs', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    // After an outage: 5,000 retries of older slots wait a minute; 200 queued runs and 20 retries are due.
+    await queueRuns(database, QUEUED, new Date(T0 + 60_000), 'waiting-', '2026-11-26T00:00:00Z', 'RETRY_PENDING');
+    await queueRuns(database, 20, new Date(T0 - 60_000), 'retry-due-', '2026-11-27T00:00:00Z', 'RETRY_PENDING');
+    await queueRuns(database, 200, new Date(T0 - 3_600_000), 'due-');
+    const plan = await explainClaim(database, 10);
+    const scans = [...scansOf(plan, 'active_runs'), ...scansOf(plan, 'schedule_runs')];
+    // Without the retry index the claim order read all 5,000 waiting retries before the due runs.
+    expect(rowsRead(scans)).toBeLessThanOrEqual(100);
+    expect(scans.every((node) => node['Node Type'] !== 'Seq Scan' && node['Node Type'] !== 'Bitmap Heap Scan')).toBe(true);
+    // And the claim itself takes the due retries first: their slots are the oldest due ones.
+    const claimed = await database.db.transaction((tx) => claimRuns(tx, { runnerId: 'r1', now: new Date(T0), leaseMs: 30_000, capacity: 30, queueLimits: {}, defaultQueueLimit: 10_000 }));
+    expect(claimed.map((run) => run.idempotencyKey.split(':')[1]!.replace(/\d+$/, ''))).toEqual([...Array<string>(20).fill('retry-due-'), ...Array<string>(10).fill('due-')]);
   });
 
   it('finds when the next waiting run falls due from one index entry, however many wait', async () => {

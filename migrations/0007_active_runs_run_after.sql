@@ -1,1 +1,0 @@
-CREATE INDEX "active_runs_run_after_idx" ON "active_runs" USING btree ("run_after") WHERE "active_runs"."status" in ('QUEUED', 'RETRY_PENDING') and "active_runs"."run_after" > '-infinity';
