@@ -92,9 +92,11 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
             and (s.paused_until is null or s.paused_until > ${now}::timestamptz)
         ),
         candidates as (
-          -- Queued runs in the claim order (active_runs_claim_idx), then due retries: those come
-          -- from active_runs_retry_idx by run_after, so retries still waiting out their backoff
-          -- are never read, however many sort ahead of the due runs.
+          -- Queued runs in the claim order (active_runs_claim_idx), and due retries in the order
+          -- they fell due (active_runs_retry_idx): retries still waiting out their backoff are
+          -- never read, however many sort ahead of the due runs, and neither are more due retries
+          -- than the scan. Both sets are then ranked in the claim order below; only when more than
+          -- a scan of retries are due at once (a saturated runner) do the earliest-due go first.
           (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
             where a.status = 'QUEUED' and a.run_after <= ${now}::timestamptz
               and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
@@ -104,7 +106,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
             where a.status = 'RETRY_PENDING' and a.run_after <= ${now}::timestamptz
               and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
-            order by a.priority, a.scheduled_for, a.run_id
+            order by a.run_after
             limit ${scan})
         ),
         running as (

@@ -122,6 +122,31 @@ describe('claim', () => {
     expect(claimed.map((run) => run.idempotencyKey.split(':')[1]!.replace(/\d+$/, ''))).toEqual([...Array<string>(20).fill('retry-due-'), ...Array<string>(10).fill('due-')]);
   });
 
+  it('reads no more due retries than its scan, however many fell due at once', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    // The backoffs of an outage ran out together: 5,000 retries due, beside 200 queued runs.
+    await queueRuns(database, QUEUED, new Date(T0 - QUEUED * 1000 - 60_000), 'retry-due-', '2026-11-26T00:00:00Z', 'RETRY_PENDING');
+    await queueRuns(database, 200, new Date(T0 - 3_600_000), 'due-');
+    const plan = await explainClaim(database, 10);
+    // Each branch reads at most its scan (100): sorting all due retries by claim order read 5,000.
+    expect(rowsRead(scansOf(plan, 'active_runs'))).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps to the retry index on statistics gathered when most active runs were retries', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    await queueRuns(database, 2_000, new Date(T0 + 60_000), 'waiting-', '2026-11-26T00:00:00Z', 'RETRY_PENDING');
+    await database.db.execute(sql`analyze active_runs`);
+    // Then many runs start (RUNNING rows the retry branch must not walk through).
+    await queueRuns(database, QUEUED, new Date(T0 - 3_600_000), 'started-', '2026-11-27T00:00:00Z', 'RUNNING');
+    await queueRuns(database, 20, new Date(T0 - 60_000), 'retry-due-', '2026-11-25T00:00:00Z', 'RETRY_PENDING');
+    const plan = await explainClaim(database, 10);
+    const scans = scansOf(plan, 'active_runs');
+    expect(JSON.stringify(plan)).toContain('active_runs_retry_idx');
+    expect(rowsRead(scans.filter((node) => (node as unknown as { 'Index Name'?: string })['Index Name'] !== 'active_runs_running_idx'))).toBeLessThanOrEqual(100);
+  });
+
   it('finds when the next waiting run falls due from one index entry, however many wait', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
