@@ -133,13 +133,15 @@ describe('claim', () => {
     expect(rowsRead(scansOf(plan, 'active_runs'))).toBeLessThanOrEqual(100);
   });
 
-  it('keeps to the retry index on statistics gathered when most active runs were retries', async () => {
+  it('keeps to the retry index on statistics gathered when half the active runs were retries', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('batch', { cron: '0 0 1 1 *' }) }, T0);
+    // Half of the active runs are retries when the statistics are gathered…
     await queueRuns(database, 2_000, new Date(T0 + 60_000), 'waiting-', '2026-11-26T00:00:00Z', 'RETRY_PENDING');
+    await queueRuns(database, 2_000, new Date(T0 - 3_600_000), 'running-', '2026-11-24T00:00:00Z', 'RUNNING');
     await database.db.execute(sql`analyze active_runs`);
-    // Then many runs start (RUNNING rows the retry branch must not walk through).
-    await queueRuns(database, QUEUED, new Date(T0 - 3_600_000), 'started-', '2026-11-27T00:00:00Z', 'RUNNING');
+    // …then many more runs start (RUNNING rows the retry branch must not walk through).
+    await queueRuns(database, 30_000, new Date(T0 - 3_600_000), 'started-', '2026-11-27T00:00:00Z', 'RUNNING');
     await queueRuns(database, 20, new Date(T0 - 60_000), 'retry-due-', '2026-11-25T00:00:00Z', 'RETRY_PENDING');
     const plan = await explainClaim(database, 10);
     const scans = scansOf(plan, 'active_runs');
