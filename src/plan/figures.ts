@@ -31,6 +31,11 @@ const SHARED_INSTANT_MAX_RUNS_PER_DAY = 1440;
  */
 export type DefinitionTiming = Pick<Definition, 'name' | 'cron' | 'timezone' | 'enabled' | 'dayMatch' | 'dst'>;
 
+/** Whether two definitions fire at the same instants: every DefinitionTiming field but the name. */
+export function sameTiming(a: DefinitionTiming, b: DefinitionTiming): boolean {
+  return a.enabled === b.enabled && a.cron === b.cron && a.timezone === b.timezone && (a.dayMatch ?? null) === (b.dayMatch ?? null) && a.dst.gap === b.dst.gap && a.dst.fold === b.dst.fold;
+}
+
 /** What findSharedInstants reads of a definition: its timing, and its jitter (jittered schedules are spread, never a herd). */
 export type HerdTiming = DefinitionTiming & Pick<Definition, 'jitterMs'>;
 

@@ -9,7 +9,7 @@
  * still being read, on the thread that reads it.
  */
 import type { CompiledSchedule, Definition } from '../compile/definition.js';
-import { addMinuteLoad, emptyMinuteLoad, findSharedInstants, peakOfMinuteLoad, runsInWindow, type DefinitionTiming, type MinuteLoadTally } from './figures.js';
+import { addMinuteLoad, emptyMinuteLoad, findSharedInstants, peakOfMinuteLoad, runsInWindow, sameTiming, type DefinitionTiming, type MinuteLoadTally } from './figures.js';
 import type { RiskInput } from './risk.js';
 import type { StoredScheduleSummary } from './stored-schedule.js';
 import { RUNS_PER_DAY_WINDOW_DAYS } from '../time/runs-per-day.js';
@@ -58,10 +58,6 @@ export function activeTimings(current: StoredScheduleSummary[]): DefinitionTimin
 
 export function tallyStored(current: StoredScheduleSummary[], nowMs: number): TimingTally {
   return tallyTimings(activeTimings(current), nowMs);
-}
-
-function sameTiming(a: DefinitionTiming, b: DefinitionTiming): boolean {
-  return a.enabled === b.enabled && a.cron === b.cron && a.timezone === b.timezone && (a.dayMatch ?? null) === (b.dayMatch ?? null) && a.dst.gap === b.dst.gap && a.dst.fold === b.dst.fold;
 }
 
 /**

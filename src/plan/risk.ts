@@ -7,9 +7,8 @@ import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
 import { findDstExposure, type DstExposure } from '../time/dst-exposure.js';
-import { getZoneRules } from '../time/zone.js';
 import { nextSlots } from '../time/slots.js';
-import { calendarForDefinition, computeFigures, countCatchUpRuns } from './figures.js';
+import { calendarForDefinition, computeFigures, countCatchUpRuns, formatLocalSlot } from './figures.js';
 import type { ChangeAction, Finding, FindingLevel, RiskLevel, ScheduleFigures } from './plan-types.js';
 
 export interface RiskInput {
@@ -70,11 +69,11 @@ function formatUtc(ms: number): string {
 
 const formatUtcClock = (ms: number): string => formatUtc(ms).slice(11);
 
-/** `2026-06-02 19:30` (with the date) or `19:30`, seconds only when they are not zero: the zone's wall clock, from its offset table (luxon's DateTime cost ~30 µs a call). */
+/** `2026-06-02 19:30` (with the date) or `19:30`, seconds only when they are not zero: the zone's wall clock, cut from formatLocalSlot's `2026-06-02 19:30:00 +09:00`. */
 function formatLocal(ms: number, zone: string, withDate: boolean): string {
-  const wall = new Date(ms + getZoneRules(zone).offsetAt(ms)).toISOString();
-  const seconds = wall.slice(17, 19);
-  return `${withDate ? `${wall.slice(0, 10)} ` : ''}${wall.slice(11, 16)}${seconds === '00' ? '' : `:${seconds}`}`;
+  const slot = formatLocalSlot(ms, zone);
+  const seconds = slot.slice(17, 19);
+  return `${withDate ? `${slot.slice(0, 10)} ` : ''}${slot.slice(11, 16)}${seconds === '00' ? '' : `:${seconds}`}`;
 }
 
 /** Definition fields that differ, for deciding which findings a change re-raises. */
