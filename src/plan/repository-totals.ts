@@ -29,12 +29,12 @@ export interface TimingTally {
   minuteLoad: MinuteLoadTally;
 }
 
-export function emptyTally(nowMs: number): TimingTally {
+function emptyTally(nowMs: number): TimingTally {
   return { nowMs, windowRuns: 0, minuteLoad: emptyMinuteLoad(nowMs) };
 }
 
 /** Adds (sign 1) or takes out (sign -1) one schedule; a disabled one counts for nothing. */
-export function addToTally(tally: TimingTally, def: DefinitionTiming, sign: 1 | -1 = 1): void {
+function addToTally(tally: TimingTally, def: DefinitionTiming, sign: 1 | -1 = 1): void {
   if (!def.enabled) return;
   tally.windowRuns += sign * runsInWindow(def, tally.nowMs);
   addMinuteLoad(tally.minuteLoad, def, sign);
@@ -52,7 +52,7 @@ export function totalsOf(tally: TimingTally): RepositoryTotals {
 }
 
 /** The timings of the stored schedules that fire today: archived ones do not. */
-export function activeTimings(current: StoredScheduleSummary[]): DefinitionTiming[] {
+function activeTimings(current: StoredScheduleSummary[]): DefinitionTiming[] {
   return current.filter((s) => s.status === 'ACTIVE').map((s) => s.timing);
 }
 
