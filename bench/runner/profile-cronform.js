@@ -11,9 +11,10 @@
  * With CRONFORM_CPU_PROFILE=<file.cpuprofile>, the runner phase alone (no setup) is also recorded
  * as a V8 CPU profile (open it in Chrome DevTools or VS Code).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
+import { postgresCpuMs } from './cpu.js';
 import { connect, createDatabase, DEFAULT_SERVER_URL } from './databases.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
 import { delaySchedules, policyDocument, throughputSchedules, toSources } from './manifests.js';
@@ -48,31 +49,6 @@ pg.Client.prototype.query = function timedQuery(config, values, callback) {
   );
   return result;
 };
-
-/**
- * CPU time (user + system, ms) of every process named postgres: the server's share of the work,
- * which wall time on a busy 2-core machine hides. Linux only; null elsewhere. Clock ticks are
- * 100 per second on Linux.
- */
-function postgresCpuMs() {
-  try {
-    let ticks = 0;
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-        const fields = stat.slice(close + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    return ticks * 10;
-  } catch {
-    return null;
-  }
-}
 
 const noop = async () => ({ status: 'SUCCEEDED', exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null, durationMs: 0 });
 const database = await createDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER_URL, 'cronform_profile');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, withFreshDatabase } from './databases.js';
 import { startChild } from './child-protocol.js';
+import { postgresCpuMs, processCpuMs } from './cpu.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
 import { policyDocument, throughputSchedules, toSources } from './manifests.js';
 import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
@@ -37,16 +38,29 @@ async function waitUntilDrained(client, remainingSql, t0) {
   }
 }
 
-/** Starts `processes` children (all ready first), says go, waits for the drain, stops them. */
+/** CPU ms of the worker children together and of PostgreSQL, now; null where /proc has none. */
+function cpuReading(children) {
+  const workers = children.map((child) => processCpuMs(child.pid));
+  return { workersMs: workers.includes(null) ? null : workers.reduce((a, b) => a + b, 0), postgresMs: postgresCpuMs() };
+}
+
+/**
+ * Starts `processes` children (all ready first), says go, waits for the drain, stops them. Also
+ * returns the CPU the workers and PostgreSQL spent between go and the drain (the poll's own
+ * queries included, one every 50 ms): where the time of each system goes, which jobs/s alone hides.
+ */
 async function runWorkers({ url, script, args, processes, remainingSql }) {
   const children = [];
   const client = await connect(url);
   try {
     for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
+    const before = cpuReading(children);
     const t0 = performance.now();
     for (const child of children) child.go();
     const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
-    return { elapsedMs };
+    const after = cpuReading(children);
+    const spent = (key) => (before[key] === null || after[key] === null ? null : after[key] - before[key]);
+    return { elapsedMs, workerCpuMs: spent('workersMs'), postgresCpuMs: spent('postgresMs') };
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => child.kill())));
     await client.end();
@@ -63,7 +77,7 @@ export async function measureCronform(serverUrl, options, { processes, concurren
     } finally {
       await database.close();
     }
-    const { elapsedMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
       url,
       script: 'cronform-runner.js',
       args: [String(concurrency), ...(real ? ['--real'] : [])],
@@ -81,7 +95,7 @@ export async function measureCronform(serverUrl, options, { processes, concurren
       const succeeded = Number(rows[0].succeeded);
       const attempts = Number(rows[0].attempts);
       const note = succeeded === count && attempts === count ? '' : `${succeeded} SUCCESS, ${attempts} attempts`;
-      return { createMs, elapsedMs, note };
+      return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note };
     } finally {
       await client.end();
     }
@@ -92,7 +106,7 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
   return withFreshDatabase(serverUrl, 'graphile_worker', options, async ({ url }) => {
     await installGraphileWorker(url);
     const createMs = await createGraphileWorkerJobs(url, { count });
-    const { elapsedMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
       url,
       script: 'graphile-worker-child.js',
       args: [JSON.stringify(config)],
@@ -100,21 +114,21 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
       // Completed jobs are deleted; a failed one stays (with attempts left) and would stall the poll.
       remainingSql: 'select count(*) as remaining from graphile_worker._private_jobs',
     });
-    return { createMs, elapsedMs, note: '' };
+    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note: '' };
   });
 }
 
 export async function measurePgBoss(serverUrl, options, { processes, count, config }) {
   return withFreshDatabase(serverUrl, 'pg_boss', options, async ({ url }) => {
     const createMs = await createPgBossJobs(url, PG_BOSS_QUEUE, { count });
-    const { elapsedMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
       url,
       script: 'pg-boss-child.js',
       args: [JSON.stringify({ queues: [PG_BOSS_QUEUE], boss: { supervise: false, schedule: false }, ...config })],
       processes,
       remainingSql: `select count(*) as remaining from pgboss.job where name = '${PG_BOSS_QUEUE}' and state in ('created', 'retry', 'active')`,
     });
-    return { createMs, elapsedMs, note: '' };
+    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note: '' };
   });
 }
 
@@ -168,6 +182,11 @@ function configurations(count, realCount) {
   ];
 }
 
+/** CPU µs per job, from a total in ms; blank when it was not measured. */
+function perJobUs(totalMs, count) {
+  return totalMs === null || totalMs === undefined || !Number.isFinite(totalMs) ? '' : formatNumber((totalMs * 1000) / count);
+}
+
 export async function runThroughputBenchmark(options) {
   const count = options.count;
   const realCount = options.realCount;
@@ -195,6 +214,8 @@ export async function runThroughputBenchmark(options) {
     formatNumber(r.createMs),
     r.error ? `error: ${r.error}` : formatNumber(r.elapsedMs),
     formatNumber(r.perSecond),
+    perJobUs(r.workerCpuMs, r.count),
+    perJobUs(r.serverCpuMs, r.count),
     gwBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / gwBest.perSecond, 2)}×` : '',
     pgBossBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / pgBossBest.perSecond, 2)}×` : '',
     r.target ? `≥ ${formatNumber(gwBest?.perSecond ?? Number.NaN)}/s` : '',
@@ -203,7 +224,7 @@ export async function runThroughputBenchmark(options) {
   ]);
   printTable(
     `Throughput (${new Date().toISOString().slice(0, 10)}, ${options.cores} cores; target: graphile-worker's best configuration measured in this run)`,
-    ['system', 'configuration', 'jobs', 'create ms', 'execute ms', 'jobs/s', 'vs gw best', 'vs pg-boss best', 'target', 'result', 'note'],
+    ['system', 'configuration', 'jobs', 'create ms', 'execute ms', 'jobs/s', 'workers CPU µs/job', 'PostgreSQL CPU µs/job', 'vs gw best', 'vs pg-boss best', 'target', 'result', 'note'],
     rows,
   );
   // Missed targets: cronform rows that failed or were slower than graphile-worker's best.
