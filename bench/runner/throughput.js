@@ -44,23 +44,37 @@ function cpuReading(children) {
   return { workersMs: workers.includes(null) ? null : workers.reduce((a, b) => a + b, 0), postgresMs: postgresCpuMs() };
 }
 
+/** The server's WAL insert position: what it wrote in between is the work's volume of writes. */
+async function walPosition(client) {
+  const { rows } = await client.query('select pg_current_wal_insert_lsn()::text as lsn');
+  return rows[0].lsn;
+}
+
+async function walBytesSince(client, lsn) {
+  const { rows } = await client.query('select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 as bytes', [lsn]);
+  return Number(rows[0].bytes);
+}
+
 /**
  * Starts `processes` children (all ready first), says go, waits for the drain, stops them. Also
  * returns the CPU the workers and PostgreSQL spent between go and the drain (the poll's own
- * queries included, one every 50 ms): where the time of each system goes, which jobs/s alone hides.
+ * queries included, one every 50 ms), and the WAL the server wrote meanwhile (every database on it):
+ * where the time of each system goes, which jobs/s alone hides.
  */
 async function runWorkers({ url, script, args, processes, remainingSql }) {
   const children = [];
   const client = await connect(url);
   try {
     for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
+    const walBefore = await walPosition(client);
     const before = cpuReading(children);
     const t0 = performance.now();
     for (const child of children) child.go();
     const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
     const after = cpuReading(children);
+    const walBytes = await walBytesSince(client, walBefore);
     const spent = (key) => (before[key] === null || after[key] === null ? null : after[key] - before[key]);
-    return { elapsedMs, workerCpuMs: spent('workersMs'), postgresCpuMs: spent('postgresMs') };
+    return { elapsedMs, workerCpuMs: spent('workersMs'), postgresCpuMs: spent('postgresMs'), walBytes };
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => child.kill())));
     await client.end();
@@ -77,7 +91,7 @@ export async function measureCronform(serverUrl, options, { processes, concurren
     } finally {
       await database.close();
     }
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'cronform-runner.js',
       args: [String(concurrency), ...(real ? ['--real'] : [])],
@@ -95,7 +109,7 @@ export async function measureCronform(serverUrl, options, { processes, concurren
       const succeeded = Number(rows[0].succeeded);
       const attempts = Number(rows[0].attempts);
       const note = succeeded === count && attempts === count ? '' : `${succeeded} SUCCESS, ${attempts} attempts`;
-      return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note };
+      return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, note };
     } finally {
       await client.end();
     }
@@ -106,7 +120,7 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
   return withFreshDatabase(serverUrl, 'graphile_worker', options, async ({ url }) => {
     await installGraphileWorker(url);
     const createMs = await createGraphileWorkerJobs(url, { count });
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'graphile-worker-child.js',
       args: [JSON.stringify(config)],
@@ -114,21 +128,21 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
       // Completed jobs are deleted; a failed one stays (with attempts left) and would stall the poll.
       remainingSql: 'select count(*) as remaining from graphile_worker._private_jobs',
     });
-    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note: '' };
+    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, note: '' };
   });
 }
 
 export async function measurePgBoss(serverUrl, options, { processes, count, config }) {
   return withFreshDatabase(serverUrl, 'pg_boss', options, async ({ url }) => {
     const createMs = await createPgBossJobs(url, PG_BOSS_QUEUE, { count });
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs } = await runWorkers({
+    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'pg-boss-child.js',
       args: [JSON.stringify({ queues: [PG_BOSS_QUEUE], boss: { supervise: false, schedule: false }, ...config })],
       processes,
       remainingSql: `select count(*) as remaining from pgboss.job where name = '${PG_BOSS_QUEUE}' and state in ('created', 'retry', 'active')`,
     });
-    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, note: '' };
+    return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, note: '' };
   });
 }
 
@@ -216,6 +230,7 @@ export async function runThroughputBenchmark(options) {
     formatNumber(r.perSecond),
     perJobUs(r.workerCpuMs, r.count),
     perJobUs(r.serverCpuMs, r.count),
+    r.walBytes === undefined || !Number.isFinite(r.walBytes) ? '' : formatNumber(r.walBytes / r.count),
     gwBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / gwBest.perSecond, 2)}×` : '',
     pgBossBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / pgBossBest.perSecond, 2)}×` : '',
     r.target ? `≥ ${formatNumber(gwBest?.perSecond ?? Number.NaN)}/s` : '',
@@ -224,7 +239,7 @@ export async function runThroughputBenchmark(options) {
   ]);
   printTable(
     `Throughput (${new Date().toISOString().slice(0, 10)}, ${options.cores} cores; target: graphile-worker's best configuration measured in this run)`,
-    ['system', 'configuration', 'jobs', 'create ms', 'execute ms', 'jobs/s', 'workers CPU µs/job', 'PostgreSQL CPU µs/job', 'vs gw best', 'vs pg-boss best', 'target', 'result', 'note'],
+    ['system', 'configuration', 'jobs', 'create ms', 'execute ms', 'jobs/s', 'workers CPU µs/job', 'PostgreSQL CPU µs/job', 'WAL bytes/job', 'vs gw best', 'vs pg-boss best', 'target', 'result', 'note'],
     rows,
   );
   // Missed targets: cronform rows that failed or were slower than graphile-worker's best.
