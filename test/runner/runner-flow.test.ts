@@ -192,11 +192,64 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await runner.tick();
     const [attempt] = await attempts(database);
     expect(attempt).toMatchObject({ attempt: 1, status: 'STALLED' });
+    expect((await runs(database))[0]).toMatchObject({ status: 'RETRY_PENDING', status_reason: 'STALLED', attempts: 1 });
     // The retry is claimed again (attempt 2) once its backoff has passed.
     clock.advance(2_000);
     await runner.tick();
     await runner.worker.waitForExecutions(10_000);
     await runner.tick();
     expect((await runs(database))[0]).toMatchObject({ status: 'SUCCESS', attempts: 2 });
+  });
+
+  it.each([
+    { onStall: 'fail', status: 'FAILED', finished: true },
+    { onStall: 'manual', status: 'MANUAL_REQUIRED', finished: false },
+  ])('an expired lease is recovered per onStall: $onStall → $status, never run again, and not before the lease expires', async ({ onStall, status, finished }) => {
+    database = await createPgliteDatabase();
+    // Retries left, so only onStall keeps the run from being attempted again.
+    await applyManifests(database, { 'a.yaml': scheduleManifest('stalls', { cron: '0 * * * *', onStall, retry: { maxAttempts: 3, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
+    await runSchedulerTick(database, { nowMs: T0 + 3_600_000, policy });
+    await database.db.execute(sql`update schedule_runs set status = 'RUNNING', attempts = 1, lease_owner = 'dead-runner', lease_expires_at = '2026-11-29T13:00:30Z'`);
+    await database.db.execute(sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at) values (1, 1, 'dead-runner', 'RUNNING', '2026-11-29T13:00:00Z')`);
+    const clock = new ManualClock(Date.parse('2026-11-29T13:00:20Z'));
+    runner = new Runner(database, { clock, concurrency: 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env });
+    await runner.tick();
+    // The lease still runs for 10 s: the run is its owner's.
+    expect((await runs(database))[0]).toMatchObject({ status: 'RUNNING', attempts: 1 });
+    expect((await attempts(database))[0]).toMatchObject({ status: 'RUNNING' });
+    // Ticks 10 s apart (a jump longer than a lease would look like this runner being cut off).
+    for (const at of ['13:00:30', '13:00:40', '13:00:50', '13:01:00']) {
+      clock.set(Date.parse(`2026-11-29T${at}Z`));
+      await runner.tick();
+    }
+    expect((await runs(database))[0]).toMatchObject({ status, status_reason: 'STALLED', attempts: 1 });
+    const [attempt] = await attempts(database);
+    expect(attempt).toMatchObject({ attempt: 1, status: 'STALLED' });
+    const [row] = await queryRows<{ finished: boolean; lease_owner: string | null }>(database.db, sql`select finished_at is not null as finished, lease_owner from schedule_runs`);
+    expect(row).toEqual({ finished, lease_owner: null });
+    // Long after its backoff (1 s) would have passed, nothing starts it again.
+    for (let i = 0; i < 3; i += 1) {
+      clock.advance(10_000);
+      await runner.tick();
+    }
+    expect(runner.worker.activeCount).toBe(0);
+    expect((await runs(database))[0]).toMatchObject({ status, attempts: 1 });
+    expect(await attempts(database)).toHaveLength(1);
+  });
+
+  it('ALLOW: runs of one schedule execute at the same time', async () => {
+    database = await createPgliteDatabase();
+    const job = { type: 'command', command: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] };
+    await applyManifests(database, { 'a.yaml': scheduleManifest('overlapping', { cron: '* * * * *', overlap: 'ALLOW', job }) }, T0);
+    for (const minute of [1, 2]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
+    const clock = new ManualClock(T0 + 2 * 60_000 + 20);
+    runner = createRunner(database, clock);
+    await runner.tick();
+    // Both slots' runs were claimed together and both jobs are executing now.
+    expect(runner.worker.activeCount).toBe(2);
+    expect((await runs(database)).map((r) => r.status)).toEqual(['RUNNING', 'RUNNING']);
+    expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
+    await runner.tick();
+    expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS']);
   });
 });

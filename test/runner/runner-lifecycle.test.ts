@@ -62,6 +62,21 @@ describe('runner lifecycle', () => {
     expect((await runRows(database)).map((r) => r.scheduled_for)).toEqual(['2026-03-08T07:30Z', '2026-03-09T06:30Z']);
   });
 
+  it.each([
+    { fold: 'first', slots: ['2026-11-01T05:30Z', '2026-11-02T06:30Z'] },
+    { fold: 'second', slots: ['2026-11-01T06:30Z', '2026-11-02T06:30Z'] },
+    { fold: 'both', slots: ['2026-11-01T05:30Z', '2026-11-01T06:30Z', '2026-11-02T06:30Z'] },
+  ])('turns the repeated hour of a DST end into runs per fold: $fold (New York, 01:30 EDT and 01:30 EST)', async ({ fold, slots }) => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('nightly', { cron: '30 1 * * *', timezone: 'America/New_York', dst: { gap: 'shift', fold }, overlap: 'ALLOW' }) }, Date.parse('2026-10-31T12:00:00Z'));
+    // A tick just after each pass of 01:30 (05:30Z in EDT, 06:30Z in EST) and after the next day's;
+    // nothing executes, so overlap ALLOW keeps every slot's run QUEUED.
+    for (const at of ['2026-11-01T05:30:00.100Z', '2026-11-01T06:30:00.100Z', '2026-11-02T06:30:00.100Z']) await runSchedulerTick(database, { nowMs: Date.parse(at), policy });
+    const rows = await runRows(database);
+    expect(rows.map((r) => r.scheduled_for)).toEqual(slots);
+    expect(rows.map((r) => [r.status, r.status_reason])).toEqual(slots.map(() => ['QUEUED', null]));
+  });
+
   it('after a 2-day outage, RUN_ONCE runs the latest missed slot and records the others', async () => {
     database = await createPgliteDatabase();
     const t0 = Date.parse('2026-11-29T12:00:00Z');

@@ -1,0 +1,89 @@
+/**
+ * Issue #4's "invalid cron refused at apply", through the apply command itself: a manifest set with
+ * one invalid cron next to a valid change is refused as a whole, with the error located at
+ * file:line:column and exit code 1, and the database is left byte for byte as it was (the valid
+ * change is not applied either). On the embedded PGlite of the working directory, and on PostgreSQL.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { captureOutput } from '@oclif/test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Apply from '../../src/commands/apply.js';
+import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
+import { migrateDatabase } from '../../src/db/migrate.js';
+import { ExitCodes } from '../../src/shared/exit-codes.js';
+import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { repoRoot } from '../hostile/hostile-texts.js';
+import { countRows, dumpDatabase } from './database-dump.js';
+
+const manifest = (name: string, cron: string) =>
+  `apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: ${name}\nspec:\n  cron: "${cron}"\n  timezone: UTC\n  job: { type: command, command: ["true"] }\n`;
+
+async function apply(argv: string[]) {
+  const output = await captureOutput(() => Apply.run(['--auto-approve', '--actor', 'test', ...argv], repoRoot));
+  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
+  return { ...output, exitCode, message: output.error?.message ?? '' };
+}
+
+async function scenario(manifestDir: string, databaseArgs: string[], openForChecks: () => Promise<Database>): Promise<void> {
+  mkdirSync(manifestDir, { recursive: true });
+  writeFileSync(path.join(manifestDir, 'report.yaml'), manifest('report', '0 3 * * *'));
+  const first = await apply(['--dir', manifestDir, ...databaseArgs]);
+  expect(first.exitCode, first.stdout + first.message).toBe(0);
+  const check = await openForChecks();
+  const before = await dumpDatabase(check);
+  await check.close();
+  expect(countRows(before)).toMatchObject({ 'public.schedules': 1, 'public.schedule_versions': 1 });
+
+  // A valid change (03:00 → 04:00) and a new manifest with a minute out of range, in one apply.
+  writeFileSync(path.join(manifestDir, 'report.yaml'), manifest('report', '0 4 * * *'));
+  writeFileSync(path.join(manifestDir, 'cleanup.yaml'), manifest('cleanup', '61 * * * *'));
+  const refused = await apply(['--dir', manifestDir, ...databaseArgs]);
+  expect(refused.exitCode).toBe(ExitCodes.ERROR);
+  // Line 6 is `  cron: "61 * * * *"`; column 10 is the first character of the expression.
+  expect(refused.stdout).toMatch(/cleanup\.yaml:6:10 error CF020 invalid cron "61 \* \* \* \*": minute 61 is out of range 0-59/);
+  expect(refused.stdout).not.toMatch(/Applied plan/);
+
+  const after = await openForChecks();
+  try {
+    expect(await dumpDatabase(after)).toEqual(before);
+  } finally {
+    await after.close();
+  }
+}
+
+describe('apply refuses an invalid cron and writes nothing', () => {
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'cronform-invalid-cron-'));
+  });
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('on the embedded PGlite of the working directory', async () => {
+    const cwd = process.cwd();
+    const databaseUrl = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    process.chdir(scratch);
+    try {
+      await scenario(path.join(scratch, 'schedules'), [], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) }));
+    } finally {
+      process.chdir(cwd);
+      if (databaseUrl !== undefined) process.env.DATABASE_URL = databaseUrl;
+    }
+  }, 120_000);
+
+  it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
+    let server: TestPostgres | undefined;
+    try {
+      server = await createPostgresDatabase();
+      const migrated = await server.open();
+      await migrateDatabase(migrated);
+      await migrated.close();
+      const url = server.url;
+      await scenario(path.join(scratch, 'schedules'), ['--database-url', url], () => openDatabase({ url }));
+    } finally {
+      await server?.drop();
+    }
+  }, 120_000);
+});
