@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { runSchedulerTick } from '../../src/runner/scheduler.js';
+import { approveRun } from '../../src/operations/runs/approve.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
@@ -170,7 +171,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     expect(await runs(database)).toHaveLength(1);
   });
 
-  it('approval: runs of a schedule with approval required wait in MANUAL_REQUIRED and are not claimed', async () => {
+  it('approval: runs of a schedule with approval required wait in MANUAL_REQUIRED, are not claimed, and run once approved', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('gated', { cron: '0 3 * * *', approval: 'required' }) }, T0);
     const clock = new ManualClock(Date.parse('2026-11-30T03:00:00.050Z'));
@@ -178,6 +179,21 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await runner.tick();
     expect(runner.worker.activeCount).toBe(0);
     expect((await runs(database)).map((r) => r.status)).toEqual(['MANUAL_REQUIRED']);
+    // Still waiting a minute later: only an approval lets it start.
+    clock.advance(60_000);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(0);
+    const [waiting] = await runs(database);
+    expect(waiting?.status).toBe('MANUAL_REQUIRED');
+    await approveRun(database, { runId: waiting!.id, nowMs: clock.nowMs(), author: { actor: 'oncall', reason: 'checked the input files', gitSha: null } });
+    clock.advance(1_000);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(1);
+    expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
+    await runner.tick();
+    expect((await runs(database))[0]).toMatchObject({ status: 'SUCCESS', attempts: 1, scheduled_for: '2026-11-30T03:00:00Z' });
+    const audit = await queryRows<{ action: string; actor: string }>(database.db, sql`select action, actor from audit_log where run_id is not null`);
+    expect(audit).toEqual([{ action: 'RUN_APPROVED', actor: 'oncall' }]);
   });
 
   it('an expired lease is recovered per onStall: retry → RETRY_PENDING with the attempt marked STALLED', async () => {
