@@ -91,6 +91,28 @@ describe('runner lifecycle', () => {
     expect(schedule?.next).toBe('2026-12-01T13:00Z');
   });
 
+  // The other misfire policies over the same outage: 48 hourly slots, the 3 within the 3 h grace
+  // period handled per the policy, the 45 older ones never run, and none vanishes.
+  it.each([
+    { misfire: 'SKIP', extra: {}, recent: [['SKIPPED', 'MISFIRE'], ['SKIPPED', 'MISFIRE'], ['SKIPPED', 'MISFIRE']] },
+    { misfire: 'CATCH_UP_ALL', extra: { maxCatchUp: 2, overlap: 'ALLOW' }, recent: [['SKIPPED', 'CATCH_UP_CAP'], ['QUEUED', null], ['QUEUED', null]] },
+    { misfire: 'MANUAL', extra: {}, recent: [['MANUAL_REQUIRED', null], ['MANUAL_REQUIRED', null], ['MANUAL_REQUIRED', null]] },
+  ])('after a 2-day outage, $misfire records every missed slot per its policy', async ({ misfire, extra, recent }) => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('hourly', { cron: '0 * * * *', misfire, gracePeriod: '3h', ...extra }) }, t0);
+    await runSchedulerTick(database, { nowMs: t0 + 48 * 3_600_000 + 30 * 60_000, policy });
+    const rows = await runRows(database);
+    expect(rows).toHaveLength(48);
+    expect(rows[0]?.scheduled_for).toBe('2026-11-29T13:00Z');
+    expect(rows.slice(0, 45).every((r) => r.status === 'SKIPPED' && r.status_reason === 'GRACE_EXCEEDED')).toBe(true);
+    expect(rows.slice(45).map((r) => [r.scheduled_for, r.status, r.status_reason])).toEqual(
+      ['2026-12-01T10:00Z', '2026-12-01T11:00Z', '2026-12-01T12:00Z'].map((slot, i) => [slot, ...recent[i]!]),
+    );
+    const [schedule] = await queryRows<{ next: string }>(database.db, sql`select to_char(next_run_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as next from schedules`);
+    expect(schedule?.next).toBe('2026-12-01T13:00Z');
+  });
+
   it('a paused schedule records its slots as SKIPPED/PAUSED, and the pause ends at its until', async () => {
     database = await createPgliteDatabase();
     const t0 = Date.parse('2026-11-29T12:00:00Z');
