@@ -6,7 +6,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { captureOutput } from '@oclif/test';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -22,23 +21,13 @@ import { auditLog, schedules } from '../../src/db/schema.js';
 import type { VersionEntry } from '../../src/operations/history.js';
 import { countRows, dumpDatabase } from '../operations/database-dump.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
-import { repoRoot } from './hostile-texts.js';
 import { SQL_INJECTIONS } from './injection-strings.js';
-
-interface Runnable {
-  run(argv: string[], root: string): Promise<unknown>;
-}
+import { inWorkingDirectory, runCommand as run } from '../support/run-command.js';
 
 const NAME = "x'; drop table schedules;--";
 const ACTOR = "'); delete from audit_log;--";
 const REASON = "'); delete from audit_log;--\n$$; drop table schedule_versions; $$";
 const DESCRIPTION = SQL_INJECTIONS.join(' | ');
-
-async function run(command: Runnable, argv: string[]) {
-  const output = await captureOutput(() => command.run(argv, repoRoot));
-  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
-  return { ...output, exitCode, message: output.error?.message ?? '' };
-}
 
 function writeManifests(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -109,17 +98,10 @@ describe('SQL injection through CLI arguments', () => {
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('on the embedded PGlite of the working directory', async () => {
-    const cwd = process.cwd();
-    const databaseUrl = process.env.DATABASE_URL;
-    delete process.env.DATABASE_URL;
-    process.chdir(scratch);
-    try {
+    await inWorkingDirectory(scratch, async () => {
       writeManifests(path.join(scratch, 'schedules'));
       await runScenario([], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) }), 'schedules', false);
-    } finally {
-      process.chdir(cwd);
-      if (databaseUrl !== undefined) process.env.DATABASE_URL = databaseUrl;
-    }
+    });
   }, 120_000);
 
   it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {

@@ -49,19 +49,6 @@ describe.runIf(postgresServerUrl)('replicas racing on real PostgreSQL', () => {
     expect(row?.runs).toBe(200);
   });
 
-  it('the slot key refuses a second run of a slot written past the scheduler, whatever its idempotency key', async () => {
-    // A writer that bypasses the scheduler's ON CONFLICT DO NOTHING (a bug, a hand-written
-    // insert): a new idempotency key, so only the unique slot key stands in the way.
-    const duplicate = setup.db.execute(
-      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-          select schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key || ':again', 'QUEUED', priority, queue, run_after, max_attempts
-          from schedule_runs order by id limit 1`,
-    );
-    await expect(duplicate).rejects.toMatchObject({ cause: { code: '23505', constraint: 'schedule_runs_slot_key' } });
-    const [row] = await queryRows<{ runs: number }>(setup.db, sql`select count(*)::int as runs from schedule_runs`);
-    expect(row?.runs).toBe(200);
-  });
-
   it('workers on four connections claim every run exactly once, never two attempts of one run', async () => {
     const clock = new ManualClock(T0 + 5 * 60_000 + 20);
     const databases = await Promise.all(Array.from({ length: 4 }, () => server.open({ maxConnections: 2 })));

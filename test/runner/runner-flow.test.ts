@@ -171,6 +171,21 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     expect(await runs(database)).toHaveLength(1);
   });
 
+  it('the slot key refuses a second run of a slot written past the scheduler, whatever its idempotency key', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('keyed', { cron: '* * * * *' }) }, T0);
+    await runSchedulerTick(database, { nowMs: T0 + 60_010, policy });
+    // A writer that bypasses the scheduler's ON CONFLICT DO NOTHING (a bug, a hand-written insert)
+    // with a new idempotency key: only the unique slot key stands in the way.
+    const duplicate = database.db.execute(
+      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+          select schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key || ':again', 'QUEUED', priority, queue, run_after, max_attempts
+          from schedule_runs`,
+    );
+    await expect(duplicate).rejects.toMatchObject({ cause: { code: '23505', constraint: 'schedule_runs_slot_key' } });
+    expect((await runs(database)).map((r) => r.idempotency_key)).toEqual(['keyed:2026-11-29T12:01:00.000Z:SCHEDULED']);
+  });
+
   it('approval: runs of a schedule with approval required wait in MANUAL_REQUIRED, are not claimed, and run once approved', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('gated', { cron: '0 3 * * *', approval: 'required' }) }, T0);
@@ -255,15 +270,26 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
 
   it('ALLOW: runs of one schedule execute at the same time', async () => {
     database = await createPgliteDatabase();
-    const job = { type: 'command', command: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] };
-    await applyManifests(database, { 'a.yaml': scheduleManifest('overlapping', { cron: '* * * * *', overlap: 'ALLOW', job }) }, T0);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('overlapping', { cron: '* * * * *', overlap: 'ALLOW' }) }, T0);
     for (const minute of [1, 2]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
+    // Jobs that end when the test says so: both must be executing before either ends.
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const started: number[] = [];
+    const execute = async (_job: unknown, context: { runId: number }) => {
+      started.push(context.runId);
+      await finished;
+      return { status: 'SUCCEEDED' as const, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null, durationMs: 0 };
+    };
     const clock = new ManualClock(T0 + 2 * 60_000 + 20);
-    runner = createRunner(database, clock);
+    runner = new Runner(database, { clock, concurrency: 4, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, killGraceMs: 500, execute });
     await runner.tick();
-    // Both slots' runs were claimed together and both jobs are executing now.
     expect(runner.worker.activeCount).toBe(2);
+    expect(started.sort()).toEqual([1, 2]);
     expect((await runs(database)).map((r) => r.status)).toEqual(['RUNNING', 'RUNNING']);
+    finish();
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
     await runner.tick();
     expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS']);

@@ -7,24 +7,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { captureOutput } from '@oclif/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Apply from '../../src/commands/apply.js';
 import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { ExitCodes } from '../../src/shared/exit-codes.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
-import { repoRoot } from '../hostile/hostile-texts.js';
-import { countRows, dumpDatabase } from './database-dump.js';
+import { countRows, dumpDatabase } from '../operations/database-dump.js';
+import { inWorkingDirectory, runCommand } from '../support/run-command.js';
 
 const manifest = (name: string, cron: string) =>
   `apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: ${name}\nspec:\n  cron: "${cron}"\n  timezone: UTC\n  job: { type: command, command: ["true"] }\n`;
 
-async function apply(argv: string[]) {
-  const output = await captureOutput(() => Apply.run(['--auto-approve', '--actor', 'test', ...argv], repoRoot));
-  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
-  return { ...output, exitCode, message: output.error?.message ?? '' };
-}
+const apply = (argv: string[]) => runCommand(Apply, ['--auto-approve', '--actor', 'test', ...argv]);
 
 async function scenario(manifestDir: string, databaseArgs: string[], openForChecks: () => Promise<Database>): Promise<void> {
   mkdirSync(manifestDir, { recursive: true });
@@ -61,16 +56,7 @@ describe('apply refuses an invalid cron and writes nothing', () => {
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('on the embedded PGlite of the working directory', async () => {
-    const cwd = process.cwd();
-    const databaseUrl = process.env.DATABASE_URL;
-    delete process.env.DATABASE_URL;
-    process.chdir(scratch);
-    try {
-      await scenario(path.join(scratch, 'schedules'), [], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) }));
-    } finally {
-      process.chdir(cwd);
-      if (databaseUrl !== undefined) process.env.DATABASE_URL = databaseUrl;
-    }
+    await inWorkingDirectory(scratch, () => scenario(path.join(scratch, 'schedules'), [], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) })));
   }, 120_000);
 
   it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
