@@ -1,46 +1,58 @@
 /**
  * CPU time from Linux's /proc, in milliseconds (user + system, every thread): what a process, or
- * the PostgreSQL server, spent on a piece of work, which wall time on a busy 2-core machine hides.
+ * one PostgreSQL server, spent on a piece of work, which wall time on a busy 2-core machine hides.
  * Clock ticks are 100 per second on Linux. Elsewhere (no /proc) every reading is null.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10;
 
-/** utime + stime of one process from its /proc stat line, in ticks; null when it is gone. */
-function ticksOf(pid) {
+/** A process's CPU ms (its own, not its children's) and parent pid from its /proc stat line; null when it is gone. */
+function readStat(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    return { name: stat.slice(stat.indexOf('(') + 1, close), ticks: Number(fields[11]) + Number(fields[12]) }; // fields 14 and 15 of stat
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 4 (ppid), 14 (utime) and 15 (stime) of stat, counted from the state field (3).
+    return { parentPid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
   } catch {
     return null;
   }
 }
 
-/** CPU ms of one process (a benchmark's worker child), or null. */
-export function processCpuMs(pid) {
-  const read = ticksOf(pid);
-  return read === null ? null : read.ticks * TICK_MS;
+/** CPU ms of one process (a benchmark's worker child), or null. Processes it spawned are not included. */
+export function readProcessCpuMs(pid) {
+  return readStat(pid)?.cpuMs ?? null;
 }
 
 /**
- * CPU ms of every process named postgres: backends and background processes alike. A process that
- * exits between two readings (an autovacuum worker) takes its share with it, so a difference
- * undercounts a little; it does so for every system measured.
+ * CPU ms by pid of the PostgreSQL server that `backendPid` (a connection's `pg_backend_pid()`)
+ * belongs to: its postmaster and every process the postmaster started (backends and background
+ * processes), and nothing of another server on the machine. Null when that backend is not visible
+ * here (the server runs in another container or on another host).
  */
-export function postgresCpuMs() {
-  let pids;
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return null;
+export function readServerCpuByPid(backendPid) {
+  const backend = readStat(backendPid);
+  if (backend === null) return null;
+  const postmasterPid = backend.parentPid;
+  const cpu = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    const stat = readStat(pid);
+    if (stat !== null && (pid === postmasterPid || stat.parentPid === postmasterPid)) cpu.set(pid, stat.cpuMs);
   }
-  let ticks = 0;
-  for (const pid of pids) {
-    const read = ticksOf(pid);
-    if (read?.name === 'postgres') ticks += read.ticks;
-  }
-  return ticks * TICK_MS;
+  return cpu;
+}
+
+/**
+ * What the server spent between two readings, process by process (one started in between counts in
+ * full), leaving out `excludedPid` (the benchmark's own polling connection). A process that ended in
+ * between (an autovacuum worker) takes its CPU with it: the figure undercounts a little, for every
+ * system alike.
+ */
+export function sumServerCpuMs(before, after, excludedPid) {
+  if (before === null || after === null) return null;
+  let spentMs = 0;
+  for (const [pid, cpuMs] of after) if (pid !== excludedPid) spentMs += cpuMs - (before.get(pid) ?? 0);
+  return spentMs;
 }

@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
-import { postgresCpuMs } from './cpu.js';
+import { readServerCpuByPid, sumServerCpuMs } from './cpu.js';
 import { connect, createDatabase, DEFAULT_SERVER_URL } from './databases.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
 import { delaySchedules, policyDocument, throughputSchedules, toSources } from './manifests.js';
@@ -63,9 +63,11 @@ try {
   statements.clear();
   const runner = new Runner(cronform, { clock: systemClock, concurrency, baseDir: '.', env: {}, execute: noop });
   const client = await connect(database.url);
+  // The server's CPU by process, this polling connection's own backend left out.
+  const pollPid = Number((await client.query('select pg_backend_pid() as pid')).rows[0].pid);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const pgCpu0 = postgresCpuMs();
+  const pgCpu0 = readServerCpuByPid(pollPid);
   const profilePath = process.env.CRONFORM_CPU_PROFILE;
   const inspector = profilePath ? new Session() : undefined;
   if (inspector) {
@@ -85,7 +87,7 @@ try {
   }
   const elapsedMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const pgCpuMs = pgCpu0 === null ? null : postgresCpuMs() - pgCpu0;
+  const pgCpuMs = sumServerCpuMs(pgCpu0, readServerCpuByPid(pollPid), pollPid);
   if (inspector) {
     const { profile } = await inspector.post('Profiler.stop');
     writeFileSync(profilePath, JSON.stringify(profile));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, withFreshDatabase } from './databases.js';
 import { startChild } from './child-protocol.js';
-import { postgresCpuMs, processCpuMs } from './cpu.js';
+import { readProcessCpuMs, readServerCpuByPid, sumServerCpuMs } from './cpu.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
 import { policyDocument, throughputSchedules, toSources } from './manifests.js';
 import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
@@ -38,43 +38,46 @@ async function waitUntilDrained(client, remainingSql, t0) {
   }
 }
 
-/** CPU ms of the worker children together and of PostgreSQL, now; null where /proc has none. */
-function cpuReading(children) {
-  const workers = children.map((child) => processCpuMs(child.pid));
-  return { workersMs: workers.includes(null) ? null : workers.reduce((a, b) => a + b, 0), postgresMs: postgresCpuMs() };
-}
-
-/** The server's WAL insert position: what it wrote in between is the work's volume of writes. */
-async function walPosition(client) {
+/** The server's WAL insert position: what it wrote in between is the volume of the work's writes. */
+async function readWalLsn(client) {
   const { rows } = await client.query('select pg_current_wal_insert_lsn()::text as lsn');
   return rows[0].lsn;
 }
 
-async function walBytesSince(client, lsn) {
+async function countWalBytesSince(client, lsn) {
   const { rows } = await client.query('select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 as bytes', [lsn]);
   return Number(rows[0].bytes);
 }
 
+/** CPU ms of the worker children together (null where /proc has none) and of the server, by pid. */
+function readCpu(children, pollPid) {
+  const workers = children.map((child) => readProcessCpuMs(child.pid));
+  return { workersMs: workers.includes(null) ? null : workers.reduce((a, b) => a + b, 0), server: readServerCpuByPid(pollPid) };
+}
+
 /**
  * Starts `processes` children (all ready first), says go, waits for the drain, stops them. Also
- * returns the CPU the workers and PostgreSQL spent between go and the drain (the poll's own
- * queries included, one every 50 ms), and the WAL the server wrote meanwhile (every database on it):
- * where the time of each system goes, which jobs/s alone hides.
+ * returns what the workers and the PostgreSQL server spent in CPU between go and the drain (the
+ * poll's own backend left out; the jobs' child processes, for real commands, are not the
+ * workers'), and the WAL the server wrote meanwhile (every database on it, the poll's count(*)
+ * included): where the time of each system goes, which jobs/s alone hides.
  */
 async function runWorkers({ url, script, args, processes, remainingSql }) {
   const children = [];
   const client = await connect(url);
   try {
     for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
-    const walBefore = await walPosition(client);
-    const before = cpuReading(children);
+    const { rows } = await client.query('select pg_backend_pid() as pid');
+    const pollPid = Number(rows[0].pid);
+    const lsnBefore = await readWalLsn(client);
+    const before = readCpu(children, pollPid);
     const t0 = performance.now();
     for (const child of children) child.go();
     const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
-    const after = cpuReading(children);
-    const walBytes = await walBytesSince(client, walBefore);
-    const spent = (key) => (before[key] === null || after[key] === null ? null : after[key] - before[key]);
-    return { elapsedMs, workerCpuMs: spent('workersMs'), postgresCpuMs: spent('postgresMs'), walBytes };
+    const after = readCpu(children, pollPid);
+    const walBytes = await countWalBytesSince(client, lsnBefore);
+    const workerCpuMs = before.workersMs === null || after.workersMs === null ? null : after.workersMs - before.workersMs;
+    return { elapsedMs, workerCpuMs, serverCpuMs: sumServerCpuMs(before.server, after.server, pollPid), walBytes };
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => child.kill())));
     await client.end();
@@ -91,7 +94,7 @@ export async function measureCronform(serverUrl, options, { processes, concurren
     } finally {
       await database.close();
     }
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
+    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'cronform-runner.js',
       args: [String(concurrency), ...(real ? ['--real'] : [])],
@@ -120,7 +123,7 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
   return withFreshDatabase(serverUrl, 'graphile_worker', options, async ({ url }) => {
     await installGraphileWorker(url);
     const createMs = await createGraphileWorkerJobs(url, { count });
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
+    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'graphile-worker-child.js',
       args: [JSON.stringify(config)],
@@ -135,7 +138,7 @@ export async function measureGraphileWorker(serverUrl, options, { processes, cou
 export async function measurePgBoss(serverUrl, options, { processes, count, config }) {
   return withFreshDatabase(serverUrl, 'pg_boss', options, async ({ url }) => {
     const createMs = await createPgBossJobs(url, PG_BOSS_QUEUE, { count });
-    const { elapsedMs, workerCpuMs, postgresCpuMs: serverCpuMs, walBytes } = await runWorkers({
+    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes } = await runWorkers({
       url,
       script: 'pg-boss-child.js',
       args: [JSON.stringify({ queues: [PG_BOSS_QUEUE], boss: { supervise: false, schedule: false }, ...config })],
@@ -196,9 +199,9 @@ function configurations(count, realCount) {
   ];
 }
 
-/** CPU µs per job, from a total in ms; blank when it was not measured. */
-function perJobUs(totalMs, count) {
-  return totalMs === null || totalMs === undefined || !Number.isFinite(totalMs) ? '' : formatNumber((totalMs * 1000) / count);
+/** A total per job (`scale` per unit: 1,000 for µs from ms); blank when it was not measured. */
+function formatPerJob(total, count, scale = 1) {
+  return Number.isFinite(total) ? formatNumber((total * scale) / count) : '';
 }
 
 export async function runThroughputBenchmark(options) {
@@ -228,9 +231,9 @@ export async function runThroughputBenchmark(options) {
     formatNumber(r.createMs),
     r.error ? `error: ${r.error}` : formatNumber(r.elapsedMs),
     formatNumber(r.perSecond),
-    perJobUs(r.workerCpuMs, r.count),
-    perJobUs(r.serverCpuMs, r.count),
-    r.walBytes === undefined || !Number.isFinite(r.walBytes) ? '' : formatNumber(r.walBytes / r.count),
+    formatPerJob(r.workerCpuMs, r.count, 1000),
+    formatPerJob(r.serverCpuMs, r.count, 1000),
+    formatPerJob(r.walBytes, r.count),
     gwBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / gwBest.perSecond, 2)}×` : '',
     pgBossBest && r.system === 'cronform' ? `${formatNumber(r.perSecond / pgBossBest.perSecond, 2)}×` : '',
     r.target ? `≥ ${formatNumber(gwBest?.perSecond ?? Number.NaN)}/s` : '',
