@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { isProcessDead, jobsDir } from './executors/executor-fixtures.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
@@ -130,6 +131,26 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
       [1, 'FAILED', 'exited with code 3'],
       [2, 'SUCCEEDED', null],
     ]);
+  });
+
+  it('a job past its timeout is killed with its whole process group, SIGTERM ignored, and recorded TIMED_OUT', async () => {
+    database = await createPgliteDatabase();
+    // The job and a grandchild ignore SIGTERM and never end; both print their pids once ready.
+    const job = { type: 'command', command: [process.execPath, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'stay'] };
+    await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 * * * *', job, timeout: '1s', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
+    const clock = new ManualClock(T0 + 3_600_000);
+    runner = createRunner(database, clock);
+    await runner.tick();
+    expect(runner.worker.activeCount).toBe(1);
+    expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
+    await runner.tick();
+    const [attempt] = await queryRows<{ status: string; error: string; exit_code: number | null; stdout_tail: string }>(database.db, sql`select status, error, exit_code, stdout_tail from run_attempts`);
+    expect(attempt).toMatchObject({ status: 'TIMED_OUT', error: 'timed out after 1s', exit_code: null });
+    const pids = JSON.parse(attempt!.stdout_tail) as { child: number; grandchild: number };
+    expect(isProcessDead(pids.child)).toBe(true);
+    expect(isProcessDead(pids.grandchild)).toBe(true);
+    // A timeout is a failed attempt: the run retries per its policy.
+    expect((await runs(database))[0]).toMatchObject({ status: 'RETRY_PENDING', attempts: 1 });
   });
 
   it('QUEUE_NEW: slots due while a run is active wait as PENDING and are promoted in slot order', async () => {
