@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,10 +148,24 @@ describe('command jobs', () => {
   });
 
   it('leaves no timer running after the job ends', async () => {
-    const timers = (): number => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
-    const before = timers();
-    await executeJob(commandJob([node, '-e', '']), context, { ...options, timeoutMs: 60_000 });
-    expect(timers()).toBe(before);
+    // The timers this job created, followed from creation to their end: a count of all active
+    // timers would also see those of earlier tests ending meanwhile on a loaded machine.
+    const live = new Set<number>();
+    const hook = createHook({
+      init(asyncId, type) {
+        if (type === 'Timeout') live.add(asyncId);
+      },
+      destroy(asyncId) {
+        live.delete(asyncId);
+      },
+    }).enable();
+    try {
+      await executeJob(commandJob([node, '-e', '']), context, { ...options, timeoutMs: 60_000 });
+      await new Promise((resolve) => setImmediate(resolve)); // destroy hooks run after the current tick
+    } finally {
+      hook.disable();
+    }
+    expect(live.size).toBe(0);
   });
 
   it('throws for invalid options, which are the caller\'s bug', async () => {
