@@ -155,6 +155,11 @@ describe('claim', () => {
     await queueRuns(database, QUEUED, new Date(T0 - QUEUED * 1000 - 1000), 'due-');
     await queueRuns(database, QUEUED, new Date(T0 + 60_000), 'later-', '2026-11-27T00:00:00Z');
     expect(await findEarliestRunAfter(database.db, new Date(T0))).toEqual(new Date(T0 + 61_000));
+    // A retry falling due sooner comes first; one falling due later changes nothing.
+    await queueRuns(database, 1, new Date(T0 + 90_000), 'retry-later-', '2026-11-25T00:00:00Z', 'RETRY_PENDING');
+    expect(await findEarliestRunAfter(database.db, new Date(T0))).toEqual(new Date(T0 + 61_000));
+    await queueRuns(database, 1, new Date(T0 + 30_000), 'retry-sooner-', '2026-11-26T00:00:00Z', 'RETRY_PENDING');
+    expect(await findEarliestRunAfter(database.db, new Date(T0))).toEqual(new Date(T0 + 31_000));
     const plan = await explainStatement(database, /^\s*select run_after as at from active_runs/, (executor) => findEarliestRunAfter(executor, new Date(T0)));
     const scans = scansOf(plan, 'active_runs');
     expect(JSON.stringify(plan)).toContain('active_runs_run_after_idx');
