@@ -4,17 +4,14 @@
  * file:line:column and exit code 1, and the database is left byte for byte as it was (the valid
  * change is not applied either). On the embedded PGlite of the working directory, and on PostgreSQL.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import Apply from '../../src/commands/apply.js';
-import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
-import { migrateDatabase } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/client.js';
 import { ExitCodes } from '../../src/shared/exit-codes.js';
-import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
 import { countRows, dumpDatabase } from '../operations/database-dump.js';
-import { inWorkingDirectory, runCommand } from '../support/run-command.js';
+import { describeOnBothEngines, runCommand } from '../support/run-command.js';
 
 const manifest = (name: string, cron: string) =>
   `apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: ${name}\nspec:\n  cron: "${cron}"\n  timezone: UTC\n  job: { type: command, command: ["true"] }\n`;
@@ -48,28 +45,6 @@ async function scenario(manifestDir: string, databaseArgs: string[], openForChec
   }
 }
 
-describe('apply refuses an invalid cron and writes nothing', () => {
-  let scratch: string;
-  beforeEach(() => {
-    scratch = mkdtempSync(path.join(tmpdir(), 'cronform-invalid-cron-'));
-  });
-  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
-
-  it('on the embedded PGlite of the working directory', async () => {
-    await inWorkingDirectory(scratch, () => scenario(path.join(scratch, 'schedules'), [], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) })));
-  }, 120_000);
-
-  it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
-    let server: TestPostgres | undefined;
-    try {
-      server = await createPostgresDatabase();
-      const migrated = await server.open();
-      await migrateDatabase(migrated);
-      await migrated.close();
-      const url = server.url;
-      await scenario(path.join(scratch, 'schedules'), ['--database-url', url], () => openDatabase({ url }));
-    } finally {
-      await server?.drop();
-    }
-  }, 120_000);
-});
+describeOnBothEngines('apply refuses an invalid cron and writes nothing', ({ scratch, databaseArgs, openForChecks }) =>
+  scenario(path.join(scratch, 'schedules'), databaseArgs, openForChecks),
+);

@@ -3,11 +3,10 @@
  * --reason) of apply, history, pause, trigger and runs is a value, never a statement. On PGlite
  * the commands use the embedded database of the working directory; on PostgreSQL, --database-url.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import Apply from '../../src/commands/apply.js';
 import History from '../../src/commands/history.js';
@@ -15,14 +14,12 @@ import Pause from '../../src/commands/pause.js';
 import Plan from '../../src/commands/plan.js';
 import Runs from '../../src/commands/runs.js';
 import Trigger from '../../src/commands/trigger.js';
-import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
-import { migrateDatabase } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/client.js';
 import { auditLog, schedules } from '../../src/db/schema.js';
 import type { VersionEntry } from '../../src/operations/history.js';
 import { countRows, dumpDatabase } from '../operations/database-dump.js';
-import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { describeOnBothEngines, runCommand as run } from '../support/run-command.js';
 import { SQL_INJECTIONS } from './injection-strings.js';
-import { inWorkingDirectory, runCommand as run } from '../support/run-command.js';
 
 const NAME = "x'; drop table schedules;--";
 const ACTOR = "'); delete from audit_log;--";
@@ -90,31 +87,8 @@ async function runScenario(databaseArgs: string[], openForChecks: () => Promise<
   }
 }
 
-describe('SQL injection through CLI arguments', () => {
-  let scratch: string;
-  beforeEach(() => {
-    scratch = mkdtempSync(path.join(tmpdir(), 'cronform-cli-injection-'));
-  });
-  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
-
-  it('on the embedded PGlite of the working directory', async () => {
-    await inWorkingDirectory(scratch, async () => {
-      writeManifests(path.join(scratch, 'schedules'));
-      await runScenario([], () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) }), 'schedules', false);
-    });
-  }, 120_000);
-
-  it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
-    let server: TestPostgres | undefined;
-    try {
-      server = await createPostgresDatabase();
-      const migrated = await server.open();
-      await migrateDatabase(migrated);
-      writeManifests(path.join(scratch, 'schedules'));
-      const url = server.url;
-      await runScenario(['--database-url', url], () => openDatabase({ url }), path.join(scratch, 'schedules'), true);
-    } finally {
-      await server?.drop();
-    }
-  }, 120_000);
+describeOnBothEngines('SQL injection through CLI arguments', async ({ scratch, databaseArgs, openForChecks, embedded }) => {
+  const manifestDir = path.join(scratch, 'schedules');
+  writeManifests(manifestDir);
+  await runScenario(databaseArgs, openForChecks, manifestDir, !embedded);
 });
