@@ -26,7 +26,7 @@ spec:
 
 async function preview(...argv: string[]) {
   const output = await captureOutput(() => Preview.run(argv, repoRoot));
-  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? 0 };
+  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
 }
 
 describe('cronform preview', () => {

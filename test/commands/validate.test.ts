@@ -28,7 +28,7 @@ ${spec}
 
 async function validate(...paths: string[]) {
   const output = await captureOutput(() => Validate.run(paths, repoRoot));
-  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? 0;
+  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
   return { ...output, exitCode };
 }
 

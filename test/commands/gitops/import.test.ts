@@ -14,7 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function run(command: { run(argv: string[], root: string): Promise<unknown> }, ...argv: string[]) {
   const output = await captureOutput(() => command.run(argv, repoRoot));
-  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? 0 };
+  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
 }
 
 function freshDir(name: string): string {

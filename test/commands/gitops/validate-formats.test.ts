@@ -74,7 +74,7 @@ describe('cronform validate --format', () => {
 
   async function validate(...argv: string[]) {
     const output = await captureOutput(() => Validate.run(argv, repoRoot));
-    return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? 0 };
+    return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
   }
 
   it('github: annotations on stdout, the full list in the job summary, exit 1', async () => {
