@@ -7,13 +7,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10;
 
-/** A process's CPU ms (its own, not its children's) and parent pid from its /proc stat line; null when it is gone. */
+/**
+ * From a process's /proc stat line: its name, parent pid, start time (which tells a reused pid
+ * apart), its own CPU ms and the CPU ms of its children it has reaped; null when it is gone.
+ */
 function readStat(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 4 (ppid), 14 (utime) and 15 (stime) of stat, counted from the state field (3).
-    return { parentPid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    // Fields of stat counted from the state field (3): 4 ppid, 14–15 utime and stime, 16–17
+    // cutime and cstime (reaped children), 22 starttime.
+    return {
+      name: stat.slice(stat.indexOf('(') + 1, close),
+      parentPid: Number(fields[1]),
+      startTime: fields[19],
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+      reapedChildrenCpuMs: (Number(fields[13]) + Number(fields[14])) * TICK_MS,
+    };
   } catch {
     return null;
   }
@@ -25,34 +36,33 @@ export function readProcessCpuMs(pid) {
 }
 
 /**
- * CPU ms by pid of the PostgreSQL server that `backendPid` (a connection's `pg_backend_pid()`)
- * belongs to: its postmaster and every process the postmaster started (backends and background
- * processes), and nothing of another server on the machine. Null when that backend is not visible
- * here (the server runs in another container or on another host).
+ * CPU ms of the PostgreSQL server that `backendPid` (a connection's `pg_backend_pid()`) belongs
+ * to, by process (pid and start time): its postmaster, with the CPU of the processes it has
+ * reaped (so a backend or autovacuum worker that ends between two readings still counts), and
+ * every process it started. Null when that backend is not a postgres process visible here (the
+ * server runs in another container or on another host).
  */
 export function readServerCpuByPid(backendPid) {
   const backend = readStat(backendPid);
-  if (backend === null) return null;
-  const postmasterPid = backend.parentPid;
-  const cpu = new Map();
+  const postmaster = backend === null ? null : readStat(backend.parentPid);
+  if (backend?.name !== 'postgres' || postmaster?.name !== 'postgres') return null;
+  const cpu = new Map([[`${backend.parentPid}:${postmaster.startTime}`, postmaster.cpuMs + postmaster.reapedChildrenCpuMs]]);
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    const stat = readStat(pid);
-    if (stat !== null && (pid === postmasterPid || stat.parentPid === postmasterPid)) cpu.set(pid, stat.cpuMs);
+    const stat = readStat(name);
+    if (stat !== null && stat.parentPid === backend.parentPid) cpu.set(`${name}:${stat.startTime}`, stat.cpuMs);
   }
   return cpu;
 }
 
 /**
- * What the server spent between two readings, process by process (one started in between counts in
- * full), leaving out `excludedPid` (the benchmark's own polling connection). A process that ended in
- * between (an autovacuum worker) takes its CPU with it: the figure undercounts a little, for every
- * system alike.
+ * What the server spent between two readings, process by process (one started in between counts
+ * in full; one that ended counts through its postmaster's reaped-children total), leaving out
+ * `excludedPid` (the benchmark's own polling connection).
  */
 export function sumServerCpuMs(before, after, excludedPid) {
   if (before === null || after === null) return null;
   let spentMs = 0;
-  for (const [pid, cpuMs] of after) if (pid !== excludedPid) spentMs += cpuMs - (before.get(pid) ?? 0);
+  for (const [key, cpuMs] of after) if (!key.startsWith(`${excludedPid}:`)) spentMs += cpuMs - (before.get(key) ?? 0);
   return spentMs;
 }

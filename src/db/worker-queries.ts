@@ -79,7 +79,8 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), ${INDEX_SCANS_ONLY}`);
   const now = request.now.toISOString();
   const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
-  // Scan further than the capacity so a full queue at the head does not starve the others.
+  // Scan further than the capacity so that a full queue at the head starves the others less often
+  // (not never: docs/reliability.md, "Known limit: a scan of due runs in full queues").
   const scan = Math.max(request.capacity * 4, 100);
   const rows = await queryRows<ClaimedRow>(
     tx,

@@ -11,7 +11,8 @@ import Apply from '../../src/commands/apply.js';
 import type { Database } from '../../src/db/client.js';
 import { ExitCodes } from '../../src/shared/exit-codes.js';
 import { countRows, dumpDatabase } from '../operations/database-dump.js';
-import { describeOnBothEngines, runCommand } from '../support/run-command.js';
+import { describeOnBothEngines } from '../support/command-engines.js';
+import { runCommand } from '../support/run-command.js';
 
 const manifest = (name: string, cron: string) =>
   `apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: ${name}\nspec:\n  cron: "${cron}"\n  timezone: UTC\n  job: { type: command, command: ["true"] }\n`;

@@ -18,7 +18,8 @@ import type { Database } from '../../src/db/client.js';
 import { auditLog, schedules } from '../../src/db/schema.js';
 import type { VersionEntry } from '../../src/operations/history.js';
 import { countRows, dumpDatabase } from '../operations/database-dump.js';
-import { describeOnBothEngines, runCommand as run } from '../support/run-command.js';
+import { describeOnBothEngines } from '../support/command-engines.js';
+import { runCommand as run } from '../support/run-command.js';
 import { SQL_INJECTIONS } from './injection-strings.js';
 
 const NAME = "x'; drop table schedules;--";
@@ -88,7 +89,7 @@ async function runScenario(databaseArgs: string[], openForChecks: () => Promise<
 }
 
 describeOnBothEngines('SQL injection through CLI arguments', async ({ scratch, databaseArgs, openForChecks, embedded }) => {
-  const manifestDir = path.join(scratch, 'schedules');
-  writeManifests(manifestDir);
-  await runScenario(databaseArgs, openForChecks, manifestDir, !embedded);
+  writeManifests(path.join(scratch, 'schedules'));
+  // On the embedded engine --dir is relative, resolved against the working directory as a user's would be.
+  await runScenario(databaseArgs, openForChecks, embedded ? 'schedules' : path.join(scratch, 'schedules'), !embedded);
 });

@@ -137,7 +137,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     database = await createPgliteDatabase();
     // The job and a grandchild ignore SIGTERM and never end; both print their pids once ready.
     const job = { type: 'command', command: [process.execPath, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'stay'] };
-    await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 * * * *', job, timeout: '1s', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 * * * *', job, timeout: '3s', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
     const clock = new ManualClock(T0 + 3_600_000);
     runner = createRunner(database, clock);
     await runner.tick();
@@ -145,12 +145,14 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
     await runner.tick();
     const [attempt] = await queryRows<{ status: string; error: string; exit_code: number | null; stdout_tail: string }>(database.db, sql`select status, error, exit_code, stdout_tail from run_attempts`);
-    expect(attempt).toMatchObject({ status: 'TIMED_OUT', error: 'timed out after 1s', exit_code: null });
+    expect(attempt).toMatchObject({ status: 'TIMED_OUT', error: 'timed out after 3s', exit_code: null });
     const pids = JSON.parse(attempt!.stdout_tail) as { child: number; grandchild: number };
     expect(isProcessDead(pids.child)).toBe(true);
     expect(isProcessDead(pids.grandchild)).toBe(true);
-    // A timeout is a failed attempt: the run retries per its policy.
+    // A timeout is a failed attempt: the run retries per its policy, 30 s after the attempt ended.
     expect((await runs(database))[0]).toMatchObject({ status: 'RETRY_PENDING', attempts: 1 });
+    const [retry] = await queryRows<{ wait_ms: number }>(database.db, sql`select extract(epoch from r.run_after - a.finished_at) * 1000 as wait_ms from schedule_runs r join run_attempts a on a.run_id = r.id`);
+    expect(Number(retry?.wait_ms)).toBe(30_000);
   });
 
   it('QUEUE_NEW: slots due while a run is active wait as PENDING and are promoted in slot order', async () => {

@@ -1,4 +1,4 @@
-import { createHook } from 'node:async_hooks';
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,19 +148,21 @@ describe('command jobs', () => {
   });
 
   it('leaves no timer running after the job ends', async () => {
-    // The timers this job created, followed from creation to their end: a count of all active
-    // timers would also see those of earlier tests ending meanwhile on a loaded machine.
+    // The timers created in this job's asynchronous context (tagged through AsyncLocalStorage),
+    // followed from creation to their end: a count of all active timers also saw those of earlier
+    // tests ending meanwhile on a loaded machine.
+    const job = new AsyncLocalStorage<true>();
     const live = new Set<number>();
     const hook = createHook({
       init(asyncId, type) {
-        if (type === 'Timeout') live.add(asyncId);
+        if (type === 'Timeout' && job.getStore() === true) live.add(asyncId);
       },
       destroy(asyncId) {
         live.delete(asyncId);
       },
     }).enable();
     try {
-      await executeJob(commandJob([node, '-e', '']), context, { ...options, timeoutMs: 60_000 });
+      await job.run(true, () => executeJob(commandJob([node, '-e', '']), context, { ...options, timeoutMs: 60_000 }));
       await new Promise((resolve) => setImmediate(resolve)); // destroy hooks run after the current tick
     } finally {
       hook.disable();
