@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { captureOutput } from '@oclif/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import Preview from '../../src/commands/preview.js';
+import { repoRoot, runCommand } from '../support/run-command.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'cronform-preview-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -25,8 +23,7 @@ spec:
 );
 
 async function preview(...argv: string[]) {
-  const output = await captureOutput(() => Preview.run(argv, repoRoot));
-  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
+  return runCommand(Preview, argv);
 }
 
 describe('cronform preview', () => {

@@ -1,12 +1,10 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { captureOutput } from '@oclif/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import Validate from '../../src/commands/validate.js';
+import { repoRoot, runCommand } from '../support/run-command.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'cronform-validate-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -27,9 +25,7 @@ ${spec}
 `;
 
 async function validate(...paths: string[]) {
-  const output = await captureOutput(() => Validate.run(paths, repoRoot));
-  const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
-  return { ...output, exitCode };
+  return runCommand(Validate, paths);
 }
 
 // Issue #2: each must give a located diagnostic and exit 1, never a stack trace.

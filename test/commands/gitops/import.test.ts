@@ -1,20 +1,17 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { captureOutput } from '@oclif/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import Import from '../../../src/commands/import.js';
 import Validate from '../../../src/commands/validate.js';
+import { repoRoot, runCommand } from '../../support/run-command.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'crontab');
 const scratch = mkdtempSync(path.join(tmpdir(), 'cronform-import-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function run(command: { run(argv: string[], root: string): Promise<unknown> }, ...argv: string[]) {
-  const output = await captureOutput(() => command.run(argv, repoRoot));
-  return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
+  return runCommand(command, argv);
 }
 
 function freshDir(name: string): string {

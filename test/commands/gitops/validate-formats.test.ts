@@ -1,14 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { captureOutput } from '@oclif/test';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import Validate from '../../../src/commands/validate.js';
 import { escapeData, escapeProperty, formatWorkflowCommand, renderGithubReport, renderSarif } from '../../../src/commands/validate-formats.js';
 import type { Diagnostic } from '../../../src/shared/diagnostics.js';
+import { repoRoot, runCommand } from '../../support/run-command.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'cronform-validate-formats-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -73,8 +71,7 @@ describe('cronform validate --format', () => {
   writeFileSync(path.join(dir, 'zone.yaml'), 'apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: job\nspec:\n  cron: "0 0 * * *"\n  timezone: KST\n  job: { type: command, command: ["true"] }\n');
 
   async function validate(...argv: string[]) {
-    const output = await captureOutput(() => Validate.run(argv, repoRoot));
-    return { ...output, exitCode: (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0) };
+    return runCommand(Validate, argv);
   }
 
   it('github: annotations on stdout, the full list in the job summary, exit 1', async () => {
