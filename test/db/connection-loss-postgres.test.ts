@@ -60,7 +60,7 @@ describe.runIf(postgresServerUrl)('losing the PostgreSQL connection', () => {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   let database: Database;
   beforeAll(async () => {
-    server = await createPostgresDatabase();
+    server = await createPostgresDatabase({ migrated: false });
     proxy = await startProxy(new URL(server.url));
     database = await openDatabase({ url: proxy.url, maxConnections: 2 });
   });

@@ -20,7 +20,7 @@ describe('test databases', () => {
   });
 
   it.runIf(postgresServerUrl)('migrates a fresh PostgreSQL database and refuses nothing afterwards', async () => {
-    const server = await createPostgresDatabase();
+    const server = await createPostgresDatabase({ migrated: false });
     try {
       const database = await server.open();
       expect((await readSchemaStatus(database)).upToDate).toBe(false);
@@ -29,6 +29,23 @@ describe('test databases', () => {
       expect((await migrateDatabase(database)).pending).toEqual([]);
     } finally {
       await server.drop();
+    }
+  });
+
+  it.runIf(postgresServerUrl)('clones the run\'s migrated template per database, isolated from each other', async () => {
+    const first = await createPostgresDatabase();
+    const second = await createPostgresDatabase();
+    try {
+      const a = await first.open();
+      const b = await second.open();
+      expect((await readSchemaStatus(a)).upToDate).toBe(true);
+      expect((await readSchemaStatus(b)).upToDate).toBe(true);
+      await a.db.execute(sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at) values ('r1', 'h', 1, 'v', now(), now())`);
+      const rows = await queryRows<{ n: number }>(b.db, sql`select count(*)::int as n from runners`);
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await first.drop();
+      await second.drop();
     }
   });
 });

@@ -51,7 +51,7 @@ describe.runIf(postgresServerUrl)('runner start-up while the database is down', 
   });
 
   it('still fails at once when the schema is behind (an operator must migrate)', async () => {
-    const server = await createPostgresDatabase();
+    const server = await createPostgresDatabase({ migrated: false });
     try {
       await expect(openChosenDatabaseWhenReachable({ databaseUrl: server.url, cwd: process.cwd() }, silentLogger, async () => undefined)).rejects.toThrow(SchemaBehindError);
     } finally {

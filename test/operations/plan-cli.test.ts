@@ -97,7 +97,7 @@ describe('plan on embedded PGlite and on PostgreSQL, built CLI', () => {
     });
 
     it('makes the plan planAgainstDatabase makes in-process', async () => {
-      postgres = await createPostgresDatabase();
+      postgres = await createPostgresDatabase({ migrated: false });
       await expectSamePlanAsInProcess(workspace, write, postgres.url);
     }, 60_000);
 

@@ -1,43 +1,35 @@
 /**
- * Test databases: a fresh migrated PGlite per test (cloned from one migrated template, since
- * creating PGlite from scratch costs ~2 s), and a fresh database on the real PostgreSQL server
- * named by CRONFORM_TEST_DATABASE_URL / DATABASE_URL (created and dropped per use).
+ * Test databases: a fresh migrated PGlite per test, cloned from the image `global-setup.ts` built
+ * once for the run, and a fresh database on the real PostgreSQL server named by
+ * CRONFORM_TEST_DATABASE_URL / DATABASE_URL (created and dropped per use), empty or cloned from the
+ * run's migrated template with `CREATE DATABASE … TEMPLATE`.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import pg from 'pg';
-import { listenPglite, openDatabase, type AppDatabase, type Database } from '../../src/db/client.js';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
-import * as schema from '../../src/db/schema.js';
+import { buildMigratedPgliteImage, createPostgresDatabaseNamed, databaseUrl, dropPostgresDatabase, pgliteDatabase, postgresServerUrl } from './database-templates.js';
 
-let template: Promise<Blob> | undefined;
+export { postgresServerUrl } from './database-templates.js';
 
-async function migratedTemplate(): Promise<Blob> {
-  template ??= (async () => {
-    const client = new PGlite();
-    const database: Database = { engine: 'pglite', db: drizzle(client, { schema }) as unknown as AppDatabase, label: 'template', listen: (c, f) => listenPglite(client, c, f), close: () => client.close() };
-    await migrateDatabase(database);
-    const dump = await client.dumpDataDir('none');
-    await client.close();
-    return dump;
+let image: Promise<Blob> | undefined;
+
+/** The run's migrated image; built here only when the test runs outside the db/system projects. */
+function migratedImage(): Promise<Blob> {
+  image ??= (async () => {
+    const imagePath = inject('pgliteImagePath');
+    return imagePath ? new Blob([readFileSync(imagePath)]) : buildMigratedPgliteImage();
   })();
-  return template;
+  return image;
 }
 
 export async function createPgliteDatabase(): Promise<Database> {
-  const client = new PGlite({ loadDataDir: await migratedTemplate() });
+  const client = new PGlite({ loadDataDir: await migratedImage() });
   await client.waitReady;
-  return {
-    engine: 'pglite',
-    db: drizzle(client, { schema }) as unknown as AppDatabase,
-    label: 'embedded PGlite (test)',
-    listen: (channel, onNotify) => listenPglite(client, channel, onNotify),
-    close: () => client.close(),
-  };
+  return pgliteDatabase(client, 'embedded PGlite (test)');
 }
-
-export const postgresServerUrl = process.env.CRONFORM_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 
 export interface TestPostgres {
   url: string;
@@ -45,30 +37,34 @@ export interface TestPostgres {
   drop(): Promise<void>;
 }
 
-/** A new, empty (unmigrated) database on the test server. */
-export async function createPostgresDatabase(): Promise<TestPostgres> {
+/**
+ * A new database on the test server: by default a clone of the run's migrated template (migrated
+ * here when the run has none), or empty and unmigrated with `{ migrated: false }`.
+ */
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<TestPostgres> {
   if (!postgresServerUrl) throw new Error('set CRONFORM_TEST_DATABASE_URL (or DATABASE_URL) to a PostgreSQL server for this test');
+  const serverUrl = postgresServerUrl;
   const name = `cronform_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresServerUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresServerUrl);
-  url.pathname = `/${name}`;
+  const migrated = options.migrated ?? true;
+  const template = migrated ? inject('postgresTemplate') : undefined;
+  await createPostgresDatabaseNamed(serverUrl, name, template || undefined);
+  const url = databaseUrl(serverUrl, name);
   const opened: Database[] = [];
-  return {
-    url: url.toString(),
-    async open(options = {}) {
-      const database = await openDatabase({ url: url.toString(), maxConnections: options.maxConnections ?? 5 });
+  const testDatabase: TestPostgres = {
+    url,
+    async open(openOptions = {}) {
+      const database = await openDatabase({ url, maxConnections: openOptions.maxConnections ?? 5 });
       opened.push(database);
       return database;
     },
     async drop() {
       for (const database of opened.splice(0)) await database.close().catch(() => undefined);
-      const client = new pg.Client({ connectionString: postgresServerUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await dropPostgresDatabase(serverUrl, name);
     },
   };
+  if (migrated && !template) {
+    const database = await openDatabase({ url, maxConnections: 1 });
+    await migrateDatabase(database).finally(() => database.close());
+  }
+  return testDatabase;
 }
