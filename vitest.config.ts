@@ -1,12 +1,76 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, three speeds (test/README.md):
+ * - unit: pure code, no database, process or socket (test/support/unit-guard.ts refuses them);
+ * - db: PGlite and PostgreSQL, each test on a clone of one migrated image built per run;
+ * - system: what must spawn processes, open sockets or run the built CLI.
+ * A test file belongs to exactly one project: unit is everything the other two do not list.
+ */
+const db = [
+  'test/db/**/*.test.ts',
+  'test/commands/apply-invalid-cron.test.ts',
+  'test/commands/runs/**/*.test.ts',
+  'test/hostile/cli-injection.test.ts',
+  'test/hostile/plan-invalid.test.ts',
+  'test/hostile/sql-injection-*.test.ts',
+  'test/operations/apply-large.test.ts',
+  'test/operations/plan-apply-*.test.ts',
+  'test/operations/plan-pglite-from-source.test.ts',
+  'test/operations/runs/**/*.test.ts',
+  'test/runner/attempt-times.test.ts',
+  'test/runner/concurrency-postgres.test.ts',
+  'test/runner/definition-cache.test.ts',
+  'test/runner/lease-fencing.test.ts',
+  'test/runner/local-queue.test.ts',
+  'test/runner/runner-flow.test.ts',
+  'test/runner/runner-lifecycle.test.ts',
+];
+const system = [
+  'test/commands/command-table.test.ts',
+  'test/commands/gitops/workflows.test.ts',
+  'test/db/connection-loss-postgres.test.ts',
+  'test/db/migrations-drift.test.ts',
+  'test/github/**/*.test.ts',
+  'test/commands/gitops/github-comment.test.ts',
+  'test/manifest/schema-validator.test.ts',
+  'test/operations/apply-concurrency.test.ts',
+  'test/operations/database-startup.test.ts',
+  'test/operations/plan-against-ref.test.ts',
+  'test/operations/plan-cli.test.ts',
+  'test/runner/executors/command-executor.test.ts',
+  'test/runner/executors/http-executor.test.ts',
+  'test/runner/sigkill-recovery.test.ts',
+];
+/** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */
+const chaos = ['test/chaos/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The machine has 2 cores; database suites create their own databases and can share it.
     pool: 'forks',
     testTimeout: 30_000,
     // oclif prints through console.log; let it reach process.stdout so tests can capture it.
     disableConsoleIntercept: true,
+    projects: [
+      {
+        extends: true,
+        // Pure files share one module graph per worker (no per-file re-import): most of a pure file's
+        // time was importing, not testing.
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...db, ...system, ...chaos], setupFiles: ['test/support/unit-guard.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'db', include: db, exclude: [...configDefaults.exclude, ...system], globalSetup: ['test/support/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'system', include: system, globalSetup: ['test/support/built-cli-setup.ts', 'test/support/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'chaos', include: chaos, globalSetup: ['test/support/built-cli-setup.ts'] },
+      },
+    ],
   },
 });

@@ -1,16 +1,14 @@
 /**
  * The workflows users copy: valid YAML, the triggers and guarantees the GitOps guide promises, and
  * every `cronform` invocation in a `run:` script names a command and flags that exist. Each
- * invocation's command runs with `--help` on the CLI built from this source tree (in a scratch
- * directory, so the repository's own dist/ is neither needed nor touched).
+ * invocation's command runs with `--help` on the CLI built from this source tree (dist/, built once
+ * per run by the system project's globalSetup).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { commands } from '../../../src/commands/index.js';
 import { splitShellWords } from '../../../src/import/shell-words.js';
@@ -122,27 +120,11 @@ describe('the GitOps workflows', () => {
 });
 
 describe('the built CLI', () => {
-  let cliRoot = '';
-
-  beforeAll(() => {
-    cliRoot = mkdtempSync(path.join(tmpdir(), 'cronform-cli-'));
-    mkdirSync(path.join(cliRoot, 'bin'));
-    copyFileSync(path.join(repoRoot, 'package.json'), path.join(cliRoot, 'package.json'));
-    copyFileSync(path.join(repoRoot, 'bin', 'run.js'), path.join(cliRoot, 'bin', 'run.js'));
-    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(cliRoot, 'node_modules'), 'dir');
-    symlinkSync(path.join(repoRoot, 'schema'), path.join(cliRoot, 'schema'), 'dir');
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    try {
-      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(cliRoot, 'dist')], { cwd: repoRoot, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere still emit JavaScript; the --help runs below are the judge.
-    }
-    expect(existsSync(path.join(cliRoot, 'dist', 'commands', 'index.js'))).toBe(true);
-  }, 120_000);
-  afterAll(() => rmSync(cliRoot, { recursive: true, force: true }));
+  // dist/ is built once per run by the system project's globalSetup (test/support/built-cli-setup.ts).
+  const cli = path.join(repoRoot, 'bin', 'run.js');
 
   it.each(invocations)('$workflow: $line --help', ({ args, idWords }) => {
-    const result = spawnSync(process.execPath, [path.join(cliRoot, 'bin', 'run.js'), ...args, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const result = spawnSync(process.execPath, [cli, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('USAGE');
     expect(result.stdout).toContain(`$ cronform ${idWords.join(' ')}`);
