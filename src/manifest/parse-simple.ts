@@ -1,7 +1,7 @@
 import { FORBIDDEN_KEYS, MAX_DOCUMENTS } from './limits.js';
 import { createTreeLocator, positionAt } from './locate.js';
 import type { Locator, PositionNode, SourcePosition } from './locate.js';
-import type { ManifestSource, ParsedDocument, ParseResult } from './parse.js';
+import type { ManifestSource, ParsedDocument, ParseResult } from './parsed-document.js';
 
 /**
  * The fast path of manifest parsing (`parseManifestSource` in parse.ts falls back to yaml). yaml builds a token stream, a CST and a node tree for every file (about 200 µs for a
