@@ -10,7 +10,6 @@ import type { ManifestSource, ParsedDocument, ParseResult } from './parsed-docum
 
 export type { DocumentPath, SourcePosition } from './locate.js';
 export type { ManifestSource, ParsedDocument, ParseResult } from './parsed-document.js';
-export { parseSimpleManifest } from './parse-simple.js';
 
 // Core schema of YAML 1.2: `yes`, `on`, `0123` stay what they look like, unlike YAML 1.1.
 const YAML_OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false } as const;
@@ -32,7 +31,7 @@ interface Reporter {
  * anything else, and every file with a problem, goes through yaml (`parseManifestWithYaml`).
  */
 export function parseManifestSource(source: ManifestSource): ParseResult {
-  return parseSimpleManifest(source) ?? parseManifestWithYaml(source);
+  return parseSimpleManifest(source, parseManifestWithYaml) ?? parseManifestWithYaml(source);
 }
 
 /** The general parser, and the reference the fast path must agree with. */

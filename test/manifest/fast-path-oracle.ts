@@ -21,7 +21,7 @@ export interface Comparison {
 const SCALAR_OFFSETS = [-1, 0, 1, 3, 10, 100];
 
 export function compareWithYaml(source: ManifestSource): Comparison {
-  const fast = parseSimpleManifest(source);
+  const fast = parseSimpleManifest(source, parseManifestWithYaml);
   if (fast === undefined) return { accepted: false, problems: [] };
   const slow = parseManifestWithYaml(source);
   const problems: string[] = [];

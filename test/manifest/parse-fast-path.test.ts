@@ -7,9 +7,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRandom } from '../../bench/shared/seeded-random.js';
 import { generateManifests } from '../../bench/validate/generate.js';
+import { parseManifestWithYaml } from '../../src/manifest/parse.js';
+import { createRereadingLocator } from '../../src/manifest/parse-simple.js';
 import type { ManifestSource } from '../../src/manifest/parsed-document.js';
 import { runOptions } from '../hostile/run-options.js';
 import { repoRoot } from './check-manifests.js';
@@ -100,5 +102,43 @@ describe('parser fast path agrees with yaml', () => {
       runOptions(500),
     );
     expect(accepted).toBeGreaterThan(runs / 10);
+  });
+});
+
+// The second reading of a fast-path document can only disagree with the first through a bug in the
+// reader; these hand it a text or a root that disagree on purpose.
+describe('a fast-path document whose text reads differently the second time', () => {
+  const root = { line: 1, column: 1 };
+
+  it('reads the text again, not yaml, when both readings agree', () => {
+    const reference = vi.fn(parseManifestWithYaml);
+    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: 1\nb: [x, "q"]\n' }, 0, root, reference);
+    expect(locator.locate(['b', 1])).toEqual({ line: 2, column: 8 });
+    expect(reference).not.toHaveBeenCalled();
+  });
+
+  it('takes its positions from yaml when the second reading declines', () => {
+    // The anchor is outside the fast path's subset, so reading it again gives up, as a bug would.
+    const reference = vi.fn(parseManifestWithYaml);
+    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: &x 1\nb: [*x, "q"]\n' }, 0, root, reference);
+    expect(locator.locate(['b', 1])).toEqual({ line: 2, column: 9 });
+    expect(locator.locate(['b', 0], 'value')).toEqual({ line: 2, column: 5 });
+    expect(locator.locateInScalar(['b', 1], 0)).toEqual({ line: 2, column: 10 });
+    expect(locator.locate([])).toEqual(root);
+    // yaml is asked once per document, not per question.
+    expect(reference).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes its positions from yaml when the document starts elsewhere', () => {
+    const reference = vi.fn(parseManifestWithYaml);
+    const locator = createRereadingLocator({ file: 'm.yaml', text: '# c\na: 1\n' }, 0, root, reference);
+    expect(locator.locate(['a'], 'value')).toEqual({ line: 2, column: 4 });
+    expect(reference).toHaveBeenCalledTimes(1);
+  });
+
+  it('points every path at the root when yaml has no such document either', () => {
+    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: 1\n' }, 1, { line: 3, column: 1 }, parseManifestWithYaml);
+    expect(locator.locate(['a'], 'key')).toEqual({ line: 3, column: 1 });
+    expect(locator.locateInScalar(['a'], 2)).toEqual({ line: 3, column: 1 });
   });
 });
