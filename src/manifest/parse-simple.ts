@@ -1,7 +1,7 @@
 import { FORBIDDEN_KEYS, MAX_DOCUMENTS } from './limits.js';
 import { createTreeLocator, positionAt } from './locate.js';
 import type { Locator, PositionNode, SourcePosition } from './locate.js';
-import type { ManifestSource, ParsedDocument, ParseResult } from './parse.js';
+import type { ManifestSource, ParsedDocument, ParseResult } from './parsed-document.js';
 
 /**
  * The fast path of manifest parsing (`parseManifestSource` in parse.ts falls back to yaml). yaml builds a token stream, a CST and a node tree for every file (about 200 µs for a
@@ -11,6 +11,8 @@ import type { ManifestSource, ParsedDocument, ParseResult } from './parse.js';
  * report, so every diagnostic still comes from yaml: tabs, CR, unusual characters, anchors, aliases,
  * tags, block scalars, escapes, multi-line scalars or flow collections, empty values, floats, duplicate
  * or forbidden keys, keys that are not plain words, unusual indentation of comments, empty documents.
+ * test/manifest/parse-fast-path.test.ts holds it to yaml's answers in `npm test`; a new construct
+ * read here needs its cases there.
  */
 
 /** Thrown by the reader to give up; caught in `parseSimpleManifest`, never escapes it. */
@@ -38,8 +40,14 @@ const CLOSE_BRACKET = 93;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 
-/** The fast path alone: undefined when the text needs yaml. */
-export function parseSimpleManifest(source: ManifestSource): ParseResult | undefined {
+/** The parser the fast path stands in for (`parseManifestWithYaml`), passed in so neither file imports the other. */
+export type ReferenceParser = (source: ManifestSource) => ParseResult;
+
+/**
+ * The fast path alone: undefined when the text needs yaml. `reference` answers position questions
+ * only if the text does not read the same the second time (see `createRereadingLocator`).
+ */
+export function parseSimpleManifest(source: ManifestSource, reference: ReferenceParser): ParseResult | undefined {
   try {
     const lineStarts = countLines(source.text);
     if (lineStarts === undefined) return undefined;
@@ -47,7 +55,7 @@ export function parseSimpleManifest(source: ManifestSource): ParseResult | undef
     const trees = new SimpleReader(source.text, lineStarts, false).readStream();
     if (trees === undefined || trees.length > MAX_DOCUMENTS) return undefined;
     const documents = trees.map((tree, index): ParsedDocument => {
-      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.start)) };
+      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.start), reference) };
     });
     return { documents, diagnostics: [] };
   } catch {
@@ -62,21 +70,42 @@ export function parseSimpleManifest(source: ManifestSource): ParseResult | undef
  * positions is half of what a document holds, and kept for every document until the end it was most
  * of validate's garbage collection, while a valid repository asks for no other position. The text is
  * read the same way the second time, so the answers are those the first tree would have given.
+ *
+ * Should the second reading disagree with the first anyway (a bug in the reader: it declines, or the
+ * document is missing, not a mapping or elsewhere), the positions come from `reference` instead, and
+ * failing that every path points at the root: a diagnostic a line off beats a crash of validate.
  */
-function createRereadingLocator(source: ManifestSource, index: number, root: SourcePosition): Locator {
+export function createRereadingLocator(source: ManifestSource, index: number, root: SourcePosition, reference: ReferenceParser): Locator {
   let tree: Locator | undefined;
-  const locator = () => (tree ??= readTreeLocator(source, index));
+  const locator = () => (tree ??= readTreeLocator(source, index, root) ?? findReferenceLocator(source, index, reference) ?? locateAtRoot(root));
   return {
     locate: (path, target) => (path.length === 0 ? { line: root.line, column: root.column } : locator().locate(path, target)),
     locateInScalar: (path, offset) => locator().locateInScalar(path, offset),
   };
 }
 
-function readTreeLocator(source: ManifestSource, index: number): Locator {
-  const lineStarts = countLines(source.text) ?? [];
-  const tree = new SimpleReader(source.text, lineStarts, true).readStream()?.[index];
-  if (tree === undefined || typeof tree.node === 'number' || tree.node.kind !== 'map') throw new Error(`${source.file}: document ${index} is not there when read again`);
-  return createTreeLocator(tree.node, tree.value, lineStarts, source.text);
+/** The tree locator of document `index` read again; undefined when it is not the document first read. */
+function readTreeLocator(source: ManifestSource, index: number, root: SourcePosition): Locator | undefined {
+  try {
+    const lineStarts = countLines(source.text);
+    if (lineStarts === undefined) return undefined;
+    const tree = new SimpleReader(source.text, lineStarts, true).readStream()?.[index];
+    if (tree === undefined || typeof tree.node === 'number' || tree.node.kind !== 'map') return undefined;
+    const start = positionAt(lineStarts, tree.start);
+    if (start.line !== root.line || start.column !== root.column) return undefined;
+    return createTreeLocator(tree.node, tree.value, lineStarts, source.text);
+  } catch {
+    return undefined;
+  }
+}
+
+function findReferenceLocator(source: ManifestSource, index: number, reference: ReferenceParser): Locator | undefined {
+  return reference(source).documents.find((doc) => doc.index === index);
+}
+
+function locateAtRoot(root: SourcePosition): Locator {
+  const at = () => ({ line: root.line, column: root.column });
+  return { locate: at, locateInScalar: at };
 }
 
 /**

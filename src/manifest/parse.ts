@@ -5,34 +5,11 @@ import { FORBIDDEN_KEYS, MAX_ALIAS_COUNT, MAX_DOCUMENTS } from './limits.js';
 import { createLocator } from './locate.js';
 import { parseSimpleManifest } from './parse-simple.js';
 import { yamlLibrary } from './yaml-library.js';
-import type { DocumentPath, SourcePosition } from './locate.js';
+import type { DocumentPath } from './locate.js';
+import type { ManifestSource, ParsedDocument, ParseResult } from './parsed-document.js';
 
 export type { DocumentPath, SourcePosition } from './locate.js';
-export { parseSimpleManifest } from './parse-simple.js';
-
-/** A manifest file's text, with the path as shown to the user. */
-export interface ManifestSource {
-  file: string;
-  text: string;
-}
-
-/** One YAML document of a manifest that parsed cleanly into a mapping. */
-export interface ParsedDocument {
-  file: string;
-  /** 0-based position of the document in its file's stream. */
-  index: number;
-  /** Plain JS value (JSON-like) of the document. */
-  value: unknown;
-  /** 1-based position of the node at `path`, or of its nearest existing ancestor. */
-  locate(path: DocumentPath, target?: 'key' | 'value'): SourcePosition;
-  /** 1-based position of character `offset` of the string at `path` (after an opening quote). */
-  locateInScalar(path: DocumentPath, offset: number): SourcePosition;
-}
-
-export interface ParseResult {
-  documents: ParsedDocument[];
-  diagnostics: Diagnostic[];
-}
+export type { ManifestSource, ParsedDocument, ParseResult } from './parsed-document.js';
 
 // Core schema of YAML 1.2: `yes`, `on`, `0123` stay what they look like, unlike YAML 1.1.
 const YAML_OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false } as const;
@@ -54,7 +31,7 @@ interface Reporter {
  * anything else, and every file with a problem, goes through yaml (`parseManifestWithYaml`).
  */
 export function parseManifestSource(source: ManifestSource): ParseResult {
-  return parseSimpleManifest(source) ?? parseManifestWithYaml(source);
+  return parseSimpleManifest(source, parseManifestWithYaml) ?? parseManifestWithYaml(source);
 }
 
 /** The general parser, and the reference the fast path must agree with. */
