@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { DEFAULT_DATA_DIR, openDatabase, type Database } from '../../src/db/client.js';
-import { migrateDatabase } from '../../src/db/migrate.js';
-import { createPostgresDatabase, postgresServerUrl } from './databases.js';
+import { createPostgresDatabase, postgresServerUrl, seedEmbeddedDatabase } from './databases.js';
 import { inWorkingDirectory } from './run-command.js';
 
 /** Where a command scenario runs: the arguments that select the database, and a way to inspect it. */
@@ -24,8 +23,9 @@ export interface CommandEngine {
 }
 
 /**
- * The same command scenario on both engines: the embedded PGlite of a scratch working directory,
- * and (where a server is configured) PostgreSQL through --database-url, on a fresh migrated database.
+ * The same command scenario on both engines: the embedded PGlite of a scratch working directory
+ * (seeded with the run's migrated image) and, where a server is configured, PostgreSQL through
+ * --database-url on a clone of the run's migrated template.
  */
 export function describeOnBothEngines(title: string, scenario: (engine: CommandEngine) => Promise<void>): void {
   describe(title, () => {
@@ -36,6 +36,7 @@ export function describeOnBothEngines(title: string, scenario: (engine: CommandE
     afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
     it('on the embedded PGlite of the working directory', async () => {
+      await seedEmbeddedDatabase(path.join(scratch, DEFAULT_DATA_DIR));
       const openForChecks = () => openDatabase({ dataDir: path.join(scratch, DEFAULT_DATA_DIR) });
       await inWorkingDirectory(scratch, () => scenario({ scratch, databaseArgs: [], openForChecks, embedded: true }));
     }, 120_000);
@@ -43,9 +44,6 @@ export function describeOnBothEngines(title: string, scenario: (engine: CommandE
     it.runIf(postgresServerUrl)('on PostgreSQL with --database-url', async () => {
       const server = await createPostgresDatabase();
       try {
-        const migrating = await server.open();
-        await migrateDatabase(migrating);
-        await migrating.close();
         const url = server.url;
         await scenario({ scratch, databaseArgs: ['--database-url', url], openForChecks: () => openDatabase({ url }), embedded: false });
       } finally {

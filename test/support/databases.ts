@@ -5,7 +5,8 @@
  * run's migrated template with `CREATE DATABASE … TEMPLATE`.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
@@ -23,6 +24,18 @@ function migratedImage(): Promise<Blob> {
     return imagePath ? new Blob([readFileSync(imagePath)]) : buildMigratedPgliteImage();
   })();
   return image;
+}
+
+/**
+ * Writes the migrated image as the embedded database of `dataDir` (a working directory's
+ * `.cronform/db`), so a command scenario starts on a migrated database without migrating it.
+ * The embedded engine's own first-use migration is tested where it is the subject (test/db/migrate).
+ */
+export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const client = new PGlite(dataDir, { loadDataDir: await migratedImage() });
+  await client.waitReady;
+  await client.close();
 }
 
 export async function createPgliteDatabase(): Promise<Database> {
