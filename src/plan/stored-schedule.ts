@@ -1,6 +1,5 @@
 /** What plan needs to know about a schedule stored in the database (or at a git ref). */
-import type { Definition } from '../compile/definition.js';
-import type { DefinitionTiming } from './figures.js';
+import type { Definition, DefinitionTiming } from '../compile/definition.js';
 
 /**
  * A stored schedule without its whole definition: enough to pair it with a manifest, report drift

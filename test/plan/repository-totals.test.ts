@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
 import { pairSchedules } from '../../src/plan/build-plan.js';
-import { calendarForDefinition } from '../../src/plan/figures.js';
+import { calendarForDefinition } from '../../src/time/timing-cache.js';
 import { countRunsPerDay } from '../../src/time/runs-per-day.js';
 import { slotsBetween } from '../../src/time/slots.js';
 import { findDesiredSharedInstants, findSharedInstantsInColumns, herdColumnsOf, indexSharedInstants, tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';

@@ -13,7 +13,7 @@
  * would rather lose the replay of its oldest slots than write an unbounded number of rows.
  */
 import type { Definition } from '../../compile/definition.js';
-import { calendarForDefinition } from '../../plan/figures.js';
+import { calendarForDefinition } from '../../time/timing-cache.js';
 import type { SlotCalendar } from '../../time/slots.js';
 import { nextSlot } from '../../time/slots.js';
 import type { PlannedSlot } from '../run-types.js';
