@@ -22,7 +22,7 @@ import {
 } from '../db/schedule-queries.js';
 import { computePlanId } from '../plan/build-plan.js';
 import type { Plan, PlannedChange } from '../plan/plan-types.js';
-import type { StoredSchedule } from '../plan/stored-schedule.js';
+import type { StoredSchedule } from '../compile/stored-schedule.js';
 import type { Clock } from '../shared/clock.js';
 import { nextSlot } from '../time/slots.js';
 import { calendarForDefinition } from '../time/timing-cache.js';

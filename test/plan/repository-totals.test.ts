@@ -11,7 +11,7 @@ import { calendarForDefinition } from '../../src/time/timing-cache.js';
 import { countRunsPerDay } from '../../src/time/runs-per-day.js';
 import { slotsBetween } from '../../src/time/slots.js';
 import { findDesiredSharedInstants, findSharedInstantsInColumns, herdColumnsOf, indexSharedInstants, tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';
-import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
+import type { StoredSchedule } from '../../src/compile/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
 
 // The US spring-forward day: New York's schedules have a gap today.
