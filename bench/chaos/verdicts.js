@@ -5,7 +5,7 @@
  * the moment it took over (see `expectedSlots`).
  */
 import { readFileSync } from 'node:fs';
-import { calendarForDefinition } from '../../dist/plan/figures.js';
+import { calendarForDefinition } from '../../dist/time/timing-cache.js';
 import { nextSlot, slotsBetween } from '../../dist/time/slots.js';
 import { jitterFor } from '../../dist/runner/policy/jitter.js';
 import { DEFAULT_SLOT_LOOKAHEAD_MS } from '../../dist/runner/runner.js';

@@ -3,7 +3,7 @@ import { withDatabase } from '../operations/database.js';
 import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/list-runs.js';
 import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { parseInstantOrDuration } from '../operations/runs/time-input.js';
-import { RUN_STATUSES } from '../runner/run-types.js';
+import { RUN_STATUSES } from '../db/run-vocabulary.js';
 import { systemClock } from '../shared/clock.js';
 import { ExitCodes } from '../shared/exit-codes.js';
 import { databaseFlags } from './database-flags.js';

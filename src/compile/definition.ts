@@ -64,6 +64,14 @@ export interface Definition {
   payload: Record<string, unknown>;
 }
 
+/**
+ * The fields of a Definition that decide when it fires: all the repository-wide figures (runs per
+ * day, minute load) need, so a plan can load just these for the schedules it does not change. The
+ * timing cache takes the same fields as its own `ScheduleTiming` (time/timing-cache.ts), which
+ * time declares itself because it sits below compile.
+ */
+export type DefinitionTiming = Pick<Definition, 'name' | 'cron' | 'timezone' | 'enabled' | 'dayMatch' | 'dst'>;
+
 export interface RiskAcceptance {
   code: string;
   reason: string;

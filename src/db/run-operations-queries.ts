@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
-import type { RunStatus, TriggerType } from '../runner/run-types.js';
+import type { RunStatus, TriggerType } from './run-vocabulary.js';
 import { queryRows, type Executor } from './client.js';
 import { activeRuns, scheduleRuns, schedules } from './schema.js';
 

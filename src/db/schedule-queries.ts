@@ -2,9 +2,8 @@
  * Statements about schedules, their versions and the audit log, named by intent (STYLE rule 3).
  */
 import { and, count, desc, eq, inArray, isNotNull, max, sql, type SQL } from 'drizzle-orm';
-import type { Definition } from '../compile/definition.js';
-import type { DefinitionTiming } from '../plan/figures.js';
-import type { RunHistory, StoredSchedule, StoredScheduleSummary } from '../plan/stored-schedule.js';
+import type { Definition, DefinitionTiming } from '../compile/definition.js';
+import type { RunHistory, StoredSchedule, StoredScheduleSummary } from '../compile/stored-schedule.js';
 import { queryRows, type Executor } from './client.js';
 import { auditLog, scheduleRuns, scheduleVersions, schedules } from './schema.js';
 

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
+import type { TriggerType } from './run-vocabulary.js';
 
 /** A due schedule as the scheduler takes it; its definition comes from the runner's cache by version. */
 export interface DueSchedule {
@@ -74,7 +75,7 @@ export interface NewRun {
   scheduleId: number;
   scheduleVersion: number;
   scheduledFor: Date;
-  triggerType: 'SCHEDULED' | 'MANUAL' | 'BACKFILL';
+  triggerType: TriggerType;
   idempotencyKey: string;
   status: string;
   statusReason: string | null;

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
+import type { AttemptStatus, RunStatus, TriggerType } from './run-vocabulary.js';
 
 /** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
 const CLAIM_LOCK_KEY = 0x63666d03;
@@ -18,7 +19,7 @@ export interface ClaimedRun {
   scheduleName: string;
   scheduleVersion: number;
   scheduledFor: Date;
-  triggerType: 'SCHEDULED' | 'MANUAL' | 'BACKFILL';
+  triggerType: TriggerType;
   idempotencyKey: string;
   businessDate: string | null;
   attempt: number;
@@ -204,9 +205,9 @@ export async function extendLeases(executor: Executor, runnerId: string, runIds:
 export interface AttemptCompletion {
   runId: number;
   attempt: number;
-  attemptStatus: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED';
+  attemptStatus: Extract<AttemptStatus, 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED'>;
   /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter) or CANCELLED. */
-  runStatus: 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED';
+  runStatus: Extract<RunStatus, 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED'>;
   runAfter: Date | null;
   exitCode: number | null;
   httpStatus: number | null;

@@ -22,10 +22,10 @@ import {
 } from '../db/schedule-queries.js';
 import { computePlanId } from '../plan/build-plan.js';
 import type { Plan, PlannedChange } from '../plan/plan-types.js';
-import type { StoredSchedule } from '../plan/stored-schedule.js';
+import type { StoredSchedule } from '../compile/stored-schedule.js';
 import type { Clock } from '../shared/clock.js';
 import { nextSlot } from '../time/slots.js';
-import { calendarForDefinition } from '../plan/figures.js';
+import { calendarForDefinition } from '../time/timing-cache.js';
 import type { ChangeAuthor } from './actor.js';
 
 const APPLY_LOCK_KEY = 0x63666d02;

@@ -7,7 +7,7 @@ import { digestOf } from '../compile/digest.js';
 import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
 import { herdColumnsOf } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
-import { definitionsById, type StoredSchedule } from '../plan/stored-schedule.js';
+import { definitionsById, type StoredSchedule } from '../compile/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
 import { StoredStateReader } from './stored-state-reader.js';
 import { loadSourcesAtRef } from './git-ref.js';

@@ -13,7 +13,7 @@ import type { Definition } from '../compile/definition.js';
 import type { Engine } from '../db/client.js';
 import type { BuildPlanInput } from '../plan/build-plan.js';
 import type { HerdColumns, SharedInstants, TimingTally } from '../plan/repository-totals.js';
-import type { RunHistory, StoredScheduleSummary } from '../plan/stored-schedule.js';
+import type { RunHistory, StoredScheduleSummary } from '../compile/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
 
 export type StoredStateRequest = { kind: 'herds'; columns: HerdColumns } | { kind: 'details'; definitionIds: number[]; archiveIds: number[]; herdNames: string[] } | { kind: 'cancel' };

@@ -1,7 +1,7 @@
 /** Use case: load manifests from disk and compile them (no database). */
 import { compileSources, type CompileResult } from '../compile/compile-sources.js';
 import { loadManifestSources } from '../manifest/load.js';
-import { calendarForDefinition } from '../plan/figures.js';
+import { calendarForDefinition } from '../time/timing-cache.js';
 import { sortDiagnostics } from '../shared/diagnostics.js';
 import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
 import type { SlotCalendar } from '../time/slots.js';

@@ -5,6 +5,7 @@
 import type { CompileResult } from '../compile/compile-sources.js';
 import type { CompiledSchedule, Definition, PolicyDefinition } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
+import type { RunHistory, StoredScheduleSummary } from '../compile/stored-schedule.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { findDrift } from './drift.js';
 import { diffFields } from './field-diff.js';
@@ -14,7 +15,6 @@ import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
 import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type SharedInstants, type TimingTally } from './repository-totals.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
-import type { RunHistory, StoredScheduleSummary } from './stored-schedule.js';
 
 export { computePlanId };
 

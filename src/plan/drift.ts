@@ -2,8 +2,8 @@
  * Drift: the database differs from what the last apply wrote — a pause made from the CLI, or a
  * definition edited outside cronform. Reported in its own section, never silently overwritten.
  */
+import type { StoredScheduleSummary } from '../compile/stored-schedule.js';
 import type { DriftItem } from './plan-types.js';
-import type { StoredScheduleSummary } from './stored-schedule.js';
 
 export const DriftCodes = {
   PAUSED: 'CF601',

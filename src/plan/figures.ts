@@ -2,34 +2,22 @@
  * Derived figures of compiled definitions for `plan`: runs per day, peak runs per minute, shortest
  * interval, next slots, and the repo-wide minute load and shared instants. Pure: `nowMs` is an input.
  *
- * Whole-minute arithmetic below relies on one fact: every zone offset and DST shift in use today is
- * a whole number of minutes, so the slots inside one UTC minute are exactly that minute's start plus
- * the cron's seconds values (a gap shift moves a whole minute; a fold repeats a whole minute).
- *
- * A plan of 10,000 schedules asks the same questions of few distinct timings (cron, timezone, dst,
- * dayMatch): parsed crons, calendars and per-timing answers are cached, so the repo-wide figures
- * cost one computation per distinct timing, not per schedule.
+ * A plan of 10,000 schedules asks the same questions of few distinct timings: the per-timing
+ * answers come from the timing cache (time/timing-cache.ts), so the repo-wide figures cost one
+ * computation per distinct timing, not per schedule.
  */
-import type { Definition } from '../compile/definition.js';
+import type { Definition, DefinitionTiming } from '../compile/definition.js';
 import type { ScheduleFigures } from './plan-types.js';
-import { MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND } from '../time/civil.js';
-import { parseCron, type CronExpression } from '../time/cron-parse.js';
+import { MS_PER_DAY, MS_PER_MINUTE } from '../time/civil.js';
 import { timesPerDay } from '../time/day-match.js';
-import { minIntervalSeconds } from '../time/interval.js';
-import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
-import { createSlotCalendar, nextSlots, slotsBetween, type SlotCalendar } from '../time/slots.js';
+import { MINUTES_PER_DAY } from '../time/minute-load.js';
+import { nextSlots, slotsBetween } from '../time/slots.js';
+import { calendarOf, countSlotsBetween, minIntervalMsOf, minuteLoadOf, runsPerDayOf, timingOf, type Timing } from '../time/timing-cache.js';
 import { getZoneRules } from '../time/zone.js';
 
 const NEXT_SLOT_COUNT = 5;
-const MINUTES_PER_DAY = 1440;
 /** A schedule firing more often than this per day is left out of shared-instant detection. */
 const SHARED_INSTANT_MAX_RUNS_PER_DAY = 1440;
-
-/**
- * The fields of a Definition that decide when it fires: all the repository-wide figures (runs per
- * day, minute load) need, so a plan can load just these for the schedules it does not change.
- */
-export type DefinitionTiming = Pick<Definition, 'name' | 'cron' | 'timezone' | 'enabled' | 'dayMatch' | 'dst'>;
 
 /** Whether two definitions fire at the same instants: every DefinitionTiming field but the name. */
 export function sameTiming(a: DefinitionTiming, b: DefinitionTiming): boolean {
@@ -38,131 +26,6 @@ export function sameTiming(a: DefinitionTiming, b: DefinitionTiming): boolean {
 
 /** What findSharedInstants reads of a definition: its timing, and its jitter (jittered schedules are spread, never a herd). */
 export type HerdTiming = DefinitionTiming & Pick<Definition, 'jitterMs'>;
-
-/**
- * One distinct timing (cron, timezone, dst, dayMatch) and what follows from it, each computed on
- * first use and never mutated after. Answers that depend on `nowMs` keep only the latest instant:
- * a plan asks at one instant, and a runner moving on must not keep every previous answer.
- */
-interface Timing {
-  readonly gap: Definition['dst']['gap'];
-  readonly fold: Definition['dst']['fold'];
-  readonly dayMatch: Definition['dayMatch'];
-  readonly cron: CronExpression;
-  calendar?: SlotCalendar;
-  minuteCalendar?: { calendar: SlotCalendar; seconds: number[] };
-  minIntervalMs?: number;
-  runsPerDay?: { nowMs: number; value: RunsPerDay };
-  minuteLoad?: { startMs: number; value: MinuteLoad };
-}
-
-type MinuteLoad = { everyMinute: true } | { everyMinute: false; minuteIndexes: Uint16Array };
-
-/**
- * Timings by cron, then timezone, then the few dst/dayMatch variants: looked up by the
- * definition's own strings, without building a key for each of 20,000 definitions. Bounded
- * because the runner is long-lived: past the limit the caches start over, which costs only time.
- */
-const timings = new Map<string, Map<string, Timing[]>>();
-const TIMING_CACHE_LIMIT = 20_000;
-let timingCount = 0;
-/** Many timings share an expression (the same cron in other zones). */
-const parsedCrons = new Map<string, CronExpression>();
-
-function timingOf(def: DefinitionTiming): Timing {
-  const dayMatch = def.dayMatch ?? null;
-  const variants = timings.get(def.cron)?.get(def.timezone);
-  const known = variants?.find((timing) => timing.gap === def.dst.gap && timing.fold === def.dst.fold && timing.dayMatch === dayMatch);
-  if (known) return known;
-  if (timingCount >= TIMING_CACHE_LIMIT) {
-    timings.clear();
-    parsedCrons.clear();
-    timingCount = 0;
-  }
-  const timing: Timing = { gap: def.dst.gap, fold: def.dst.fold, dayMatch, cron: parseDefinitionCron(def) };
-  let byZone = timings.get(def.cron);
-  if (!byZone) {
-    byZone = new Map();
-    timings.set(def.cron, byZone);
-  }
-  byZone.set(def.timezone, [...(byZone.get(def.timezone) ?? []), timing]);
-  timingCount += 1;
-  return timing;
-}
-
-function parseDefinitionCron(def: DefinitionTiming): CronExpression {
-  let cron = parsedCrons.get(def.cron);
-  if (!cron) {
-    const parsed = parseCron(def.cron);
-    // Definitions are compiled from validated manifests or read back from the database.
-    if (!parsed.ok) throw new Error(`definition ${def.name} has an invalid cron: ${parsed.error.message}`);
-    cron = parsed.cron;
-    parsedCrons.set(def.cron, cron);
-  }
-  return cron;
-}
-
-function createCalendar(def: DefinitionTiming, cron: CronExpression): SlotCalendar {
-  return createSlotCalendar({ cron, timezone: def.timezone, dst: def.dst, dayMatch: def.dayMatch ?? undefined });
-}
-
-/*
- * The helpers below take the Timing that `def` resolved to: the repository-wide figures make
- * several passes over 10,000 definitions, and each pass looks a definition's timing up once.
- */
-
-function calendarOf(timing: Timing, def: DefinitionTiming): SlotCalendar {
-  timing.calendar ??= createCalendar(def, timing.cron);
-  return timing.calendar;
-}
-
-export function calendarForDefinition(def: DefinitionTiming): SlotCalendar {
-  return calendarOf(timingOf(def), def);
-}
-
-/**
- * A calendar firing once per firing minute (at the first seconds value) plus the seconds values:
- * iterating it costs at most 1,440 slots a day even for `* * * * * *`.
- */
-function minuteCalendarOf(timing: Timing, def: DefinitionTiming): { calendar: SlotCalendar; seconds: number[] } {
-  const { cron } = timing;
-  // With a single seconds value (most expressions) that is the schedule's own calendar.
-  timing.minuteCalendar ??= { calendar: cron.seconds.length === 1 ? calendarOf(timing, def) : createCalendar(def, { ...cron, seconds: [cron.seconds[0]!] }), seconds: cron.seconds };
-  return timing.minuteCalendar;
-}
-
-function runsPerDayOf(timing: Timing, def: DefinitionTiming, nowMs: number): RunsPerDay {
-  if (timing.runsPerDay?.nowMs !== nowMs) timing.runsPerDay = { nowMs, value: countRunsPerDay(calendarOf(timing, def), nowMs) };
-  return timing.runsPerDay.value;
-}
-
-/**
- * The runs in the runs-per-day window (RUNS_PER_DAY_WINDOW_DAYS local days from `nowMs`): an
- * integer, so the repository's total can be adjusted schedule by schedule exactly.
- */
-export function runsInWindow(def: DefinitionTiming, nowMs: number): number {
-  return runsPerDayOf(timingOf(def), def, nowMs).total;
-}
-
-function minIntervalMsOf(timing: Timing, def: DefinitionTiming): number {
-  // Same fallback as compile: a schedule with a single slot per cycle counts as daily.
-  timing.minIntervalMs ??= (minIntervalSeconds(timing.cron, def.dayMatch ?? undefined) ?? 86_400) * MS_PER_SECOND;
-  return timing.minIntervalMs;
-}
-
-/** Exact number of slots with fromMs <= slot < toMs, enumerating minutes, never seconds. */
-export function countSlotsBetween(def: Definition, fromMs: number, toMs: number): number {
-  const { calendar, seconds } = minuteCalendarOf(timingOf(def), def);
-  const firstSecondMs = seconds[0]! * MS_PER_SECOND;
-  let count = 0;
-  const startMinuteMs = Math.floor(fromMs / MS_PER_MINUTE) * MS_PER_MINUTE;
-  for (const slot of slotsBetween(calendar, startMinuteMs + firstSecondMs, toMs + firstSecondMs)) {
-    const minuteMs = slot - firstSecondMs;
-    if (minuteMs >= fromMs && minuteMs + MS_PER_MINUTE <= toMs) count += seconds.length;
-    else count += seconds.filter((s) => minuteMs + s * MS_PER_SECOND >= fromMs && minuteMs + s * MS_PER_SECOND < toMs).length;
-  }
-  return count;
-}
 
 /**
  * Slots missed by an outage of `durationMs` ending at `outageEndMs`, and the runs the misfire policy
@@ -188,8 +51,8 @@ export function computeFigures(def: Definition, nowMs: number): ScheduleFigures 
   return {
     runsPerDayPeak: runsPerDay.peak,
     runsPerDayAverage: runsPerDay.average,
-    // All slots of one minute share the minute and differ only in the seconds field (see the
-    // header), and on any ordinary firing day some minute has all of them: the peak is exact.
+    // All slots of one minute share the minute and differ only in the seconds field (see
+    // time/minute-load.ts), and on any ordinary firing day some minute has all of them: the peak is exact.
     peakRunsPerMinute: slots.length > 0 ? cron.seconds.length : 0,
     minIntervalMs: minIntervalMsOf(timing, def),
     nextSlots: slots.map((ms) => new Date(ms).toISOString()),
@@ -208,30 +71,6 @@ export function formatLocalSlot(ms: number, timezone: string): string {
   const offsetMinutes = Math.abs(offsetMs) / MS_PER_MINUTE;
   const offset = `${offsetMs < 0 ? '-' : '+'}${String(Math.floor(offsetMinutes / 60)).padStart(2, '0')}:${String(offsetMinutes % 60).padStart(2, '0')}`;
   return `${wall.slice(0, 10)} ${wall.slice(11, 19)} ${offset}`;
-}
-
-/** True when every real minute of [fromMs, toMs) has all the cron's seconds (no enumeration needed). */
-function firesEveryMinute(calendar: SlotCalendar, fromMs: number, toMs: number): boolean {
-  const { cron } = calendar.rules;
-  if (cron.minutes.length !== 60 || cron.hours.length !== 24) return false;
-  const firstDay = Math.floor(calendar.zone.wallFromInstant(fromMs) / MS_PER_DAY);
-  const lastDay = Math.floor(calendar.zone.wallFromInstant(toMs) / MS_PER_DAY);
-  for (let day = firstDay; day <= lastDay; day += 1) {
-    if (!calendar.days.matches(day)) return false;
-    // On a DST day a fixed-time schedule follows dst.gap/fold and may leave minutes empty.
-    if (!cron.intervalLike && !calendar.isRegularDay(day)) return false;
-  }
-  return true;
-}
-
-/** The minutes of [startMs, endMs) in which one timing fires, as indexes from `startMs`. */
-function countMinuteLoad(calendar: SlotCalendar, seconds: number[], startMs: number, endMs: number): MinuteLoad {
-  if (firesEveryMinute(calendar, startMs, endMs)) return { everyMinute: true };
-  const firstSecondMs = seconds[0]! * MS_PER_SECOND;
-  const slots = slotsBetween(calendar, startMs, endMs);
-  const minuteIndexes = new Uint16Array(slots.length);
-  for (let index = 0; index < slots.length; index += 1) minuteIndexes[index] = Math.floor((slots[index]! - firstSecondMs - startMs) / MS_PER_MINUTE);
-  return { everyMinute: false, minuteIndexes };
 }
 
 /**
@@ -255,10 +94,8 @@ export function addMinuteLoad(tally: MinuteLoadTally, def: DefinitionTiming, sig
   if (!def.enabled) return;
   const { startMs, load } = tally;
   const timing = timingOf(def);
-  const { calendar, seconds } = minuteCalendarOf(timing, def);
-  if (timing.minuteLoad?.startMs !== startMs) timing.minuteLoad = { startMs, value: countMinuteLoad(calendar, seconds, startMs, startMs + MINUTES_PER_DAY * MS_PER_MINUTE) };
-  const minutes = timing.minuteLoad.value;
-  const step = sign * seconds.length;
+  const minutes = minuteLoadOf(timing, def, startMs);
+  const step = sign * timing.cron.seconds.length;
   if (minutes.everyMinute) tally.everyMinute += step;
   // An index loop: this runs once, cold, and a cold for-of over a typed array allocates a result per item.
   else for (let index = 0; index < minutes.minuteIndexes.length; index += 1) load[minutes.minuteIndexes[index]!]! += step;

@@ -3,7 +3,7 @@
  * 20% of them at once, is almost always a wrong directory or a broken checkout, not an intent.
  */
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { StoredScheduleSummary } from './stored-schedule.js';
+import type { StoredScheduleSummary } from '../compile/stored-schedule.js';
 
 export const MASS_ARCHIVE_MAX_COUNT = 10;
 export const MASS_ARCHIVE_MAX_SHARE = 0.2;

@@ -8,11 +8,12 @@
  * changed that is a tenth of the work. `plan` tallies the stored side while the database is
  * still being read, on the thread that reads it.
  */
-import type { CompiledSchedule, Definition } from '../compile/definition.js';
-import { addMinuteLoad, emptyMinuteLoad, findSharedInstants, peakOfMinuteLoad, runsInWindow, sameTiming, type DefinitionTiming, type MinuteLoadTally } from './figures.js';
+import type { CompiledSchedule, Definition, DefinitionTiming } from '../compile/definition.js';
+import type { StoredScheduleSummary } from '../compile/stored-schedule.js';
+import { addMinuteLoad, emptyMinuteLoad, findSharedInstants, peakOfMinuteLoad, sameTiming, type MinuteLoadTally } from './figures.js';
 import type { RiskInput } from './risk.js';
-import type { StoredScheduleSummary } from './stored-schedule.js';
 import { RUNS_PER_DAY_WINDOW_DAYS } from '../time/runs-per-day.js';
+import { runsInWindow } from '../time/timing-cache.js';
 
 export type SharedInstants = NonNullable<RiskInput['sharedInstants']>;
 

@@ -8,7 +8,8 @@ import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
 import { findDstExposure, type DstExposure } from '../time/dst-exposure.js';
 import { nextSlots } from '../time/slots.js';
-import { calendarForDefinition, computeFigures, countCatchUpRuns, formatLocalSlot } from './figures.js';
+import { calendarForDefinition } from '../time/timing-cache.js';
+import { computeFigures, countCatchUpRuns, formatLocalSlot } from './figures.js';
 import type { ChangeAction, Finding, FindingLevel, RiskLevel, ScheduleFigures } from './plan-types.js';
 
 export interface RiskInput {

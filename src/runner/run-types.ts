@@ -1,20 +1,9 @@
 /**
- * The vocabulary of runs (SPEC §1, §7). Statuses, triggers and reasons are stored as text and
- * checked by database constraints; transitions are checked in one place (`policy/transitions.ts`).
+ * What the runner passes between its stages: planned slots, the run context a job receives and
+ * an execution's outcome. The run vocabulary itself (statuses, triggers, reasons) is
+ * `db/run-vocabulary.ts`, shared with the statements that store it.
  */
-export const RUN_STATUSES = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING', 'SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'CANCELLED'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A run is active while it holds (or is about to hold) the schedule's execution slot. */
-export const ACTIVE_STATUSES: readonly RunStatus[] = ['QUEUED', 'RUNNING', 'RETRY_PENDING'];
-export const FINAL_STATUSES: readonly RunStatus[] = ['SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'CANCELLED'];
-
-export type TriggerType = 'SCHEDULED' | 'MANUAL' | 'BACKFILL';
-
-export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP';
-
-/** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
-export type AttemptStatus = 'CLAIMED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'STALLED' | 'CANCELLED';
+import type { AttemptStatus, RunStatus, SkipReason, TriggerType } from '../db/run-vocabulary.js';
 
 /** Claim order: lower first. */
 export const PRIORITY_RANK = { CRITICAL: 0, HIGH: 1, NORMAL: 2, LOW: 3 } as const;

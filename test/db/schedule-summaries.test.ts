@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { listStoredScheduleSummaries, listStoredSchedules } from '../../src/db/schedule-queries.js';
-import type { StoredSchedule, StoredScheduleSummary } from '../../src/plan/stored-schedule.js';
+import type { StoredSchedule, StoredScheduleSummary } from '../../src/compile/stored-schedule.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
-import { calendarForDefinition } from '../../src/plan/figures.js';
+import { calendarForDefinition } from '../../src/time/timing-cache.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
 import { countRunsPerDay } from '../../src/time/runs-per-day.js';
 import { nextSlots } from '../../src/time/slots.js';

@@ -10,7 +10,7 @@ import { compileSources, type CompileResult } from '../../src/compile/compile-so
 import { buildPlan, pairSchedules, type BuildPlanInput } from '../../src/plan/build-plan.js';
 import { findDesiredSharedInstants, tallyStored } from '../../src/plan/repository-totals.js';
 import { renderPlanJson } from '../../src/plan/render-json.js';
-import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
+import { definitionsById, type StoredSchedule } from '../../src/compile/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
 
 const NOW_MS = Date.parse('2026-03-08T06:30:00Z');

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/compile/definition.js';
 import { makeDefinition } from '../support/definition.js';
-import { calendarForDefinition, computeFigures, computeMinuteLoad, countSlotsBetween, findSharedInstants } from '../../src/plan/figures.js';
-import { slotsBetween } from '../../src/time/slots.js';
+import { computeFigures, computeMinuteLoad, findSharedInstants } from '../../src/plan/figures.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -40,25 +39,6 @@ describe('computeFigures', () => {
     { cron: '0,1,2 30 9 * * 1-5', peakRunsPerMinute: 3, minIntervalMs: 1000 },
   ])('$cron: $peakRunsPerMinute runs in its busiest minute', ({ cron, peakRunsPerMinute, minIntervalMs }) => {
     expect(computeFigures(definition({ cron, timezone: 'Europe/Berlin' }), NOW)).toMatchObject({ peakRunsPerMinute, minIntervalMs });
-  });
-});
-
-describe('countSlotsBetween', () => {
-  // Enumerating slots is the oracle; the count walks minutes, including across DST days.
-  it.each([
-    { cron: '*/7 * * * * *', zone: 'America/New_York', from: '2026-11-01T04:59:30Z', hours: 3 },
-    { cron: '0,30 * * * *', zone: 'America/New_York', from: '2026-03-08T05:00:17Z', hours: 24 },
-    { cron: '10-20 30 2 * * *', zone: 'Europe/Berlin', from: '2026-03-28T12:00:00Z', hours: 48 },
-    { cron: '30 19 * * *', zone: 'Asia/Seoul', from: '2026-06-01T12:00:00Z', hours: 24 * 9 },
-  ])('$cron in $zone over $hours h from $from', ({ cron, zone, from, hours }) => {
-    const def = definition({ cron, timezone: zone });
-    const fromMs = Date.parse(from);
-    expect(countSlotsBetween(def, fromMs, fromMs + hours * HOUR)).toBe(slotsBetween(calendarForDefinition(def), fromMs, fromMs + hours * HOUR).length);
-  });
-
-  it('counts seconds at partial minutes exactly', () => {
-    const def = definition({ cron: '* * * * * *', timezone: 'UTC' });
-    expect(countSlotsBetween(def, Date.parse('2026-06-01T12:00:30.500Z'), Date.parse('2026-06-01T12:02:10Z'))).toBe(29 + 60 + 10);
   });
 });
 

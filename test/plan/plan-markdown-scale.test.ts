@@ -10,7 +10,7 @@ import { buildPlan } from '../../src/plan/build-plan.js';
 import type { Plan } from '../../src/plan/plan-types.js';
 import { PLAN_COMMENT_MARKER, renderPlanMarkdown } from '../../src/plan/render-markdown.js';
 import { renderPlanText } from '../../src/plan/render-text.js';
-import { definitionsById, type StoredSchedule } from '../../src/plan/stored-schedule.js';
+import { definitionsById, type StoredSchedule } from '../../src/compile/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
 
 const NOW_MS = Date.parse('2026-11-29T12:00:00Z');

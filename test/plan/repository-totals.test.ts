@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
 import { pairSchedules } from '../../src/plan/build-plan.js';
-import { calendarForDefinition } from '../../src/plan/figures.js';
+import { calendarForDefinition } from '../../src/time/timing-cache.js';
 import { countRunsPerDay } from '../../src/time/runs-per-day.js';
 import { slotsBetween } from '../../src/time/slots.js';
 import { findDesiredSharedInstants, findSharedInstantsInColumns, herdColumnsOf, indexSharedInstants, tallyDesired, tallyStored, tallyTimings, totalsOf, type TimingTally } from '../../src/plan/repository-totals.js';
-import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
+import type { StoredSchedule } from '../../src/compile/stored-schedule.js';
 import { storedAfterApply } from '../support/stored-schedules.js';
 
 // The US spring-forward day: New York's schedules have a gap today.

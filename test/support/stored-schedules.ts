@@ -4,7 +4,7 @@
  * side without a database; `paused` names the schedules paused outside cronform (drift).
  */
 import type { CompileResult } from '../../src/compile/compile-sources.js';
-import type { StoredSchedule } from '../../src/plan/stored-schedule.js';
+import type { StoredSchedule } from '../../src/compile/stored-schedule.js';
 
 export function storedAfterApply(compiled: CompileResult, paused: readonly string[] = []): StoredSchedule[] {
   return compiled.schedules.map((schedule, index) => ({

@@ -9,7 +9,7 @@
  * A slot whose BACKFILL run has not ended (waiting, queued, running) is never touched: it is
  * already being processed. The BACKFILL run of a slot, when there is one, is what counts.
  */
-import type { RunStatus, TriggerType } from '../../runner/run-types.js';
+import type { RunStatus, TriggerType } from '../../db/run-vocabulary.js';
 
 export type Reprocess = 'none' | 'failed' | 'all';
 

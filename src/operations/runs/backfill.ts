@@ -17,10 +17,11 @@ import { lockSlotRuns, requeueRuns, type RunRequeue } from '../../db/run-operati
 import { insertRuns, notifyRunsQueued, type NewRun } from '../../db/scheduler-queries.js';
 import { insertAuditRows } from '../../db/schedule-queries.js';
 import { readStoredPolicy } from '../../db/settings-queries.js';
-import { calendarForDefinition } from '../../plan/figures.js';
+import { calendarForDefinition } from '../../time/timing-cache.js';
 import { businessDateFor } from '../../runner/policy/business-date.js';
 import { assertTransition, canTransition } from '../../runner/policy/transitions.js';
-import { idempotencyKeyFor, PRIORITY_RANK, type RunStatus } from '../../runner/run-types.js';
+import { idempotencyKeyFor, PRIORITY_RANK } from '../../runner/run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 import { slotsBetween } from '../../time/slots.js';
 import type { ChangeAuthor } from '../actor.js';
 import { planBackfillSlots, type Reprocess, type SlotAction } from './backfill-plan.js';

@@ -11,7 +11,7 @@ import { notifyRunsQueued } from '../../db/scheduler-queries.js';
 import { insertAuditRows } from '../../db/schedule-queries.js';
 import { promotePendingRuns } from '../../db/worker-queries.js';
 import { assertTransition } from '../../runner/policy/transitions.js';
-import type { RunStatus } from '../../runner/run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 import { describeRun, lockRun } from './locked-targets.js';
 import { operationAuditRow } from './operation-audit.js';
 import type { RunChangeOptions } from './retry.js';

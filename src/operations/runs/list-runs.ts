@@ -1,7 +1,7 @@
 /** `runs [name]`: run history, newest slot first (SPEC §7 operations). */
 import type { Database } from '../../db/client.js';
 import { listRuns as selectRuns, scheduleNameExists } from '../../db/run-report-queries.js';
-import { RUN_STATUSES, type RunStatus } from '../../runner/run-types.js';
+import { RUN_STATUSES, type RunStatus } from '../../db/run-vocabulary.js';
 import { RunOperationError } from './run-operation-error.js';
 
 export const DEFAULT_RUN_LIMIT = 50;

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.js';
 import { setSchedulePause, skipUnstartedRuns } from '../../db/run-operations-queries.js';
 import { insertAuditRows } from '../../db/schedule-queries.js';
 import { assertTransition } from '../../runner/policy/transitions.js';
-import type { RunStatus } from '../../runner/run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 import type { ChangeAuthor } from '../actor.js';
 import { lockNamedSchedule, refuseArchived } from './locked-targets.js';
 import { operationAuditRow } from './operation-audit.js';

@@ -8,7 +8,7 @@ import { requeueRuns } from '../../db/run-operations-queries.js';
 import { notifyRunsQueued } from '../../db/scheduler-queries.js';
 import { insertAuditRows } from '../../db/schedule-queries.js';
 import { assertTransition } from '../../runner/policy/transitions.js';
-import type { RunStatus } from '../../runner/run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 import type { ChangeAuthor } from '../actor.js';
 import { describeRun, lockRun, refuseArchived } from './locked-targets.js';
 import { operationAuditRow } from './operation-audit.js';

@@ -4,7 +4,8 @@
  * not change the retries of runs already in flight.
  */
 import type { RetryDefinition } from '../../compile/definition.js';
-import type { ExecutionOutcome, RunStatus } from '../run-types.js';
+import type { ExecutionOutcome } from '../run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 
 export type AttemptDecision = { status: 'RETRY_PENDING'; runAfterMs: number } | { status: 'FAILED' };
 

@@ -18,7 +18,7 @@
  * "Runs" means QUEUED, or MANUAL_REQUIRED when the schedule needs approval.
  */
 import type { Definition } from '../../compile/definition.js';
-import type { SkipReason } from '../run-types.js';
+import type { SkipReason } from '../../db/run-vocabulary.js';
 import type { SlotIndex } from './slot-index.js';
 
 export type SlotDecision = { status: 'QUEUED' | 'MANUAL_REQUIRED'; reason: null } | { status: 'SKIPPED'; reason: SkipReason };

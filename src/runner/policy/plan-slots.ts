@@ -13,10 +13,11 @@
  * would rather lose the replay of its oldest slots than write an unbounded number of rows.
  */
 import type { Definition } from '../../compile/definition.js';
-import { calendarForDefinition } from '../../plan/figures.js';
+import { calendarForDefinition } from '../../time/timing-cache.js';
 import type { SlotCalendar } from '../../time/slots.js';
 import { nextSlot } from '../../time/slots.js';
-import type { PlannedSlot, SkipReason } from '../run-types.js';
+import type { PlannedSlot } from '../run-types.js';
+import type { SkipReason } from '../../db/run-vocabulary.js';
 import { businessDateFor } from './business-date.js';
 import { buildDueSlotRules, type DueSlotRules, type SlotDecision } from './due-slot-rules.js';
 import { jitterFor } from './jitter.js';

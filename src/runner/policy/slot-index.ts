@@ -4,7 +4,7 @@
  * per-second schedule, where enumerating would mean hundreds of thousands of slots).
  */
 import type { Definition } from '../../compile/definition.js';
-import { countSlotsBetween } from '../../plan/figures.js';
+import { countSlotsBetween } from '../../time/timing-cache.js';
 import { MS_PER_MINUTE } from '../../time/civil.js';
 
 export interface SlotIndex {

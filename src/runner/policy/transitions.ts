@@ -6,7 +6,7 @@
  * Rows are created (not transitioned) in one of INITIAL_STATUSES: the scheduler, `trigger` and
  * `backfill` insert QUEUED, PENDING, MANUAL_REQUIRED, SKIPPED or MISSED (summary rows) directly.
  */
-import type { RunStatus } from '../run-types.js';
+import type { RunStatus } from '../../db/run-vocabulary.js';
 
 export interface TransitionEdge {
   from: RunStatus;

@@ -11,7 +11,8 @@ import type { ManifestSource } from '../../../src/manifest/load.js';
 import type { ChangeAuthor } from '../../../src/operations/actor.js';
 import { applyPlan } from '../../../src/operations/apply.js';
 import { planAgainstDatabase } from '../../../src/operations/plan.js';
-import { idempotencyKeyFor, type RunStatus, type TriggerType } from '../../../src/runner/run-types.js';
+import { idempotencyKeyFor } from '../../../src/runner/run-types.js';
+import type { RunStatus, TriggerType } from '../../../src/db/run-vocabulary.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { createPgliteDatabase } from '../../support/databases.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../../src/compile/definition.js';
-import { countSlotsBetween } from '../../../src/plan/figures.js';
+import { countSlotsBetween } from '../../../src/time/timing-cache.js';
 import type { PlannedSlot } from '../../../src/runner/run-types.js';
 import { planDueSlots, type DueSlotsInput } from '../../../src/runner/policy/plan-slots.js';
 import { at, DAY_MS, HOUR_MS, iso, makeDefinition } from './definition-fixture.js';

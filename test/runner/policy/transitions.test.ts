@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertTransition, canTransition, IllegalTransitionError, INITIAL_STATUSES, TRANSITIONS } from '../../../src/runner/policy/transitions.js';
-import { FINAL_STATUSES, RUN_STATUSES, type RunStatus } from '../../../src/runner/run-types.js';
+import { FINAL_STATUSES, RUN_STATUSES, type RunStatus } from '../../../src/db/run-vocabulary.js';
 
 /** Every edge, named by the operation of SPEC §7 that needs it. Adding an edge means adding it here. */
 const EXPECTED: Array<[RunStatus, RunStatus, string]> = [

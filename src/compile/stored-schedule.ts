@@ -1,6 +1,9 @@
-/** What plan needs to know about a schedule stored in the database (or at a git ref). */
-import type { Definition } from '../compile/definition.js';
-import type { DefinitionTiming } from './figures.js';
+/**
+ * What plan needs to know about a schedule stored in the database (or at a git ref). Declared on
+ * compile, the floor both sides stand on: db produces these values and plan consumes them, and
+ * neither may import the other.
+ */
+import type { Definition, DefinitionTiming } from './definition.js';
 
 /**
  * A stored schedule without its whole definition: enough to pair it with a manifest, report drift

@@ -1,0 +1,22 @@
+/**
+ * The vocabulary of runs (SPEC §1, §7): statuses, triggers and reasons, stored as text. Its home is
+ * `db`, the lowest layer that both need it: the tables' check constraints (`schema.ts`) are derived
+ * from these arrays, so the database accepts exactly these words, and the runner (which sits on db)
+ * and the operations read them from here. Plain constants and types, no I/O, so the pure run policy
+ * may import it. Transitions are checked in one place (`runner/policy/transitions.ts`).
+ */
+export const RUN_STATUSES = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING', 'SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'CANCELLED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run is active while it holds (or is about to hold) the schedule's execution slot. */
+export const ACTIVE_STATUSES: readonly RunStatus[] = ['QUEUED', 'RUNNING', 'RETRY_PENDING'];
+export const FINAL_STATUSES: readonly RunStatus[] = ['SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'CANCELLED'];
+
+export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP';
+
+/** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
+export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
