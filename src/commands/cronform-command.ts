@@ -41,7 +41,10 @@ export abstract class CronformCommand extends Command {
     this.exit(exitCode);
   }
 
-  /** Plain JSON, as the commands printed before --json was oclif's: oclif's colouring re-reads the text token by token, seconds for a few MB. */
+  /**
+   * Plain JSON.stringify, the bytes `--format json` prints. oclif's own logJson re-reads the text token
+   * by token to colour it, which is slow for the large outputs of validate and runs (bench/validate).
+   */
   protected override logJson(json: unknown): void {
     ux.stdout(JSON.stringify(json, null, 2));
   }
