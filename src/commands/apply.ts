@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
 import { resolveAuthor } from '../operations/actor.js';
-import { ApplyLockTimeoutError, applyPlan, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError, type ApplyResult } from '../operations/apply.js';
+import { applyPlan, type ApplyResult } from '../operations/apply.js';
 import { withDatabase } from '../operations/database.js';
 import { loadDesired, planAgainstDatabase } from '../operations/plan.js';
 import { planHasChanges, type Plan } from '../plan/plan-types.js';
@@ -12,22 +12,23 @@ import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
 import { ExitCodes } from '../shared/exit-codes.js';
 import { createPalette } from '../shared/terminal.js';
-import { databaseFlags } from './database-flags.js';
+import { CronformCommand } from './cronform-command.js';
+import { changeFlags } from './run-change.js';
 
-export default class Apply extends Command {
+export default class Apply extends CronformCommand {
   static override summary = 'Apply a saved plan, or plan and apply the manifests in one step.';
   static override examples = ['<%= config.bin %> apply plan.json', '<%= config.bin %> apply --auto-approve --reason "weekly report moved to 09:00"'];
+  // apply shows the plan and asks before it writes, and `github comment --apply-log` posts its text: the output is for people.
+  static override enableJsonFlag = false;
   static override args = {
     plan: Args.string({ description: 'plan file written by `cronform plan --out`', required: false }),
   };
   static override flags = {
     dir: Flags.string({ description: 'manifest directory (when planning here)', default: 'schedules' }),
     'auto-approve': Flags.boolean({ description: 'apply without asking (required without a terminal)' }),
-    actor: Flags.string({ description: 'who applies (default: CI environment, then git user)' }),
-    reason: Flags.string({ description: 'why, recorded in the audit log' }),
+    ...changeFlags('applies'),
     'lock-timeout': Flags.string({ description: 'how long to wait for a concurrent apply', default: '5m' }),
     'allow-mass-archive': Flags.boolean({ description: 'allow archiving many schedules at once' }),
-    ...databaseFlags,
   };
 
   async run(): Promise<ApplyResult | { planId: string; applied: [] }> {
@@ -38,7 +39,7 @@ export default class Apply extends Command {
     try {
       lockTimeoutMs = parseDurationMs(flags['lock-timeout']);
     } catch {
-      this.error(`--lock-timeout must be a duration like 30s or 5m (got ${JSON.stringify(flags['lock-timeout'])})`, { exit: ExitCodes.ERROR });
+      this.fail(`--lock-timeout must be a duration like 30s or 5m (got ${JSON.stringify(flags['lock-timeout'])})`);
     }
     const savedPlan = args.plan ? this.readPlan(args.plan) : undefined;
     return withDatabase({ databaseUrl: flags['database-url'], cwd }, async (database) => {
@@ -50,18 +51,12 @@ export default class Apply extends Command {
         this.log(renderPlanText(plan, { color: createPalette().level > 0 }));
         if (plan.errors.length > 0) this.exit(ExitCodes.ERROR);
         if (!planHasChanges(plan)) return { planId: plan.planId, applied: [] as [] };
-        if (!flags['auto-approve'] && !(await this.confirm())) this.error('apply cancelled: nothing was changed', { exit: ExitCodes.ERROR });
+        if (!flags['auto-approve'] && !(await this.confirm())) this.fail('apply cancelled: nothing was changed');
       }
-      try {
-        const result = await applyPlan(database, plan, { author, clock: systemClock, lockTimeoutMs });
-        this.log(result.applied.length === 0 ? 'Nothing to apply.' : `Applied plan ${result.planId}: ${result.applied.map((a) => `${a.action} ${a.name} (v${a.version})`).join(', ')}`);
-        return result;
-      } catch (error) {
-        if (error instanceof StalePlanError || error instanceof PlanAlreadyAppliedError) this.error(error.message, { exit: ExitCodes.STALE_PLAN });
-        if (error instanceof ApplyLockTimeoutError) this.error(error.message, { exit: ExitCodes.LOCK_TIMEOUT });
-        if (error instanceof InvalidPlanError) this.error(error.message, { exit: ExitCodes.ERROR });
-        throw error;
-      }
+      // A stale plan exits 4 and a lock timeout 5: CronformCommand.catch maps the errors applyPlan throws.
+      const result = await applyPlan(database, plan, { author, clock: systemClock, lockTimeoutMs });
+      this.log(result.applied.length === 0 ? 'Nothing to apply.' : `Applied plan ${result.planId}: ${result.applied.map((a) => `${a.action} ${a.name} (v${a.version})`).join(', ')}`);
+      return result;
     });
   }
 
@@ -70,14 +65,14 @@ export default class Apply extends Command {
     try {
       plan = parsePlanJson(readFileSync(file, 'utf8'));
     } catch (error) {
-      this.error(`${file}: ${(error as Error).message}`, { exit: ExitCodes.ERROR });
+      this.fail(`${file}: ${(error as Error).message}`);
     }
-    if (plan.against.kind !== 'database') this.error(`${file} was planned against git ref ${plan.against.ref}, not a database: plan against the database to apply`, { exit: ExitCodes.ERROR });
+    if (plan.against.kind !== 'database') this.fail(`${file} was planned against git ref ${plan.against.ref}, not a database: plan against the database to apply`);
     return plan;
   }
 
   private async confirm(): Promise<boolean> {
-    if (!process.stdin.isTTY) this.error('refusing to apply without --auto-approve: no terminal to confirm on', { exit: ExitCodes.ERROR });
+    if (!process.stdin.isTTY) this.fail('refusing to apply without --auto-approve: no terminal to confirm on');
     const prompt = createInterface({ input: process.stdin, output: process.stdout });
     try {
       return (await prompt.question('Apply these changes? Only "yes" is accepted: ')).trim() === 'yes';

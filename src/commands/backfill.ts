@@ -1,15 +1,11 @@
-import { Args, Command, Flags } from '@oclif/core';
-import { resolveAuthor } from '../operations/actor.js';
-import { withDatabase } from '../operations/database.js';
+import { Args, Flags } from '@oclif/core';
 import { backfillRuns, MAX_BACKFILL_SLOTS, type BackfillResult } from '../operations/runs/backfill.js';
 import type { Reprocess } from '../operations/runs/backfill-plan.js';
-import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { parseInstant } from '../operations/runs/time-input.js';
-import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
-import { databaseFlags } from './database-flags.js';
+import { CronformCommand } from './cronform-command.js';
+import { changeFlags, performRunChange } from './run-change.js';
 
-export default class Backfill extends Command {
+export default class Backfill extends CronformCommand {
   static override summary = `Create BACKFILL runs for the past slots of a schedule in [--from, --to) (at most ${MAX_BACKFILL_SLOTS}); only missing slots by default.`;
   static override description = [
     'Priority and the default --concurrency come from the Policy (backfill: { priority, concurrency }).',
@@ -27,34 +23,22 @@ export default class Backfill extends Command {
     reprocess: Flags.string({ description: 'also re-run slots whose runs ended FAILED/MISSED/SKIPPED (failed) or ended at all (all)', options: ['failed', 'all'] }),
     'dry-run': Flags.boolean({ description: 'list what would be created; write nothing' }),
     concurrency: Flags.integer({ description: "runs of this backfill in flight at once (default: the Policy's backfill concurrency)", min: 1 }),
-    actor: Flags.string({ description: 'who backfills (default: CI environment, then git user)' }),
-    reason: Flags.string({ description: 'why, recorded in the audit log' }),
-    json: Flags.boolean({ description: 'print as JSON' }),
-    ...databaseFlags,
+    ...changeFlags('backfills'),
   };
 
   async run(): Promise<BackfillResult> {
     const { args, flags } = await this.parse(Backfill);
-    const cwd = process.cwd();
-    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
-    // A progress line only for a human watching a terminal; nothing when piped.
-    const progress = process.stderr.isTTY && !flags.json ? (done: number, total: number) => process.stderr.write(`\rbackfill ${args.name}: ${done}/${total} runs written`) : undefined;
+    const fromMs = parseInstant(flags.from, '--from');
+    const toMs = parseInstant(flags.to, '--to');
+    // A progress line only for a human watching a terminal; nothing when piped or under --json.
+    const progress = process.stderr.isTTY && !this.jsonEnabled() ? (done: number, total: number) => process.stderr.write(`\rbackfill ${args.name}: ${done}/${total} runs written`) : undefined;
     let result: BackfillResult;
     try {
-      const fromMs = parseInstant(flags.from, '--from');
-      const toMs = parseInstant(flags.to, '--to');
-      result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) =>
-        backfillRuns(database, { name: args.name, fromMs, toMs, reprocess: (flags.reprocess ?? 'none') as Reprocess, dryRun: flags['dry-run'], concurrency: flags.concurrency, nowMs: systemClock.nowMs(), author, onProgress: progress }),
+      result = await performRunChange(flags, (database, { nowMs, author }) =>
+        backfillRuns(database, { name: args.name, fromMs, toMs, reprocess: (flags.reprocess ?? 'none') as Reprocess, dryRun: flags['dry-run'], concurrency: flags.concurrency, nowMs, author, onProgress: progress }),
       );
-    } catch (error) {
-      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
     } finally {
       if (progress) process.stderr.write('\r\x1b[K');
-    }
-    if (flags.json) {
-      this.log(JSON.stringify(result, null, 2));
-      return result;
     }
     const verb = result.dryRun ? 'would ' : '';
     for (const entry of result.dryRun ? result.entries : []) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
 import { DEFAULT_DATA_DIR, openDatabase } from '../db/client.js';
 import { ensureSchema } from '../db/migrate.js';
@@ -8,10 +8,13 @@ import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
 import { createJsonLogger } from '../shared/logger.js';
 import { createPalette } from '../shared/terminal.js';
+import { CronformCommand } from './cronform-command.js';
 import { runnerFlags, waitForShutdownSignal } from './runner.js';
 
-export default class Dev extends Command {
+export default class Dev extends CronformCommand {
   static override summary = 'Run everything locally: embedded database, apply schedules/, runner, re-apply on change.';
+  // Runs until stopped and returns nothing: there is no value for --json to print.
+  static override enableJsonFlag = false;
   static override examples = ['<%= config.bin %> dev', '<%= config.bin %> dev --dir schedules --concurrency 4'];
   static override flags = {
     dir: Flags.string({ description: 'manifest directory to apply and watch', default: 'schedules' }),

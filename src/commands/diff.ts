@@ -1,12 +1,12 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { withDatabase } from '../operations/database.js';
-import { diffVersions, VersionNotFoundError } from '../operations/history.js';
+import { diffVersions } from '../operations/history.js';
 import type { FieldChange } from '../plan/plan-types.js';
 import { renderFieldChange } from '../plan/render-field-diff.js';
-import { ExitCodes } from '../shared/exit-codes.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
-export default class Diff extends Command {
+export default class Diff extends CronformCommand {
   static override summary = 'Show the field-level difference between two versions of a schedule.';
   static override examples = ['<%= config.bin %> diff daily-report 1 3'];
   static override args = {
@@ -14,21 +14,11 @@ export default class Diff extends Command {
     from: Args.integer({ description: 'older version', required: true, min: 1 }),
     to: Args.integer({ description: 'newer version', required: true, min: 1 }),
   };
-  static override flags = { json: Flags.boolean({ description: 'print as JSON' }), ...databaseFlags };
+  static override flags = { ...databaseFlags };
 
   async run(): Promise<FieldChange[]> {
     const { args, flags } = await this.parse(Diff);
-    let changes: FieldChange[];
-    try {
-      changes = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => diffVersions(database, args.name, args.from, args.to));
-    } catch (error) {
-      if (error instanceof VersionNotFoundError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
-    }
-    if (flags.json) {
-      this.log(JSON.stringify(changes, null, 2));
-      return changes;
-    }
+    const changes = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => diffVersions(database, args.name, args.from, args.to));
     if (changes.length === 0) this.log(`${args.name}: v${args.from} and v${args.to} are identical`);
     for (const change of changes) {
       const rendered = renderFieldChange(change, { contextLines: 3, maxLines: 200, maxLineChars: 1000 });

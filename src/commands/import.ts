@@ -1,10 +1,19 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import type { ImportedSchedule } from '../import/convert-crontab.js';
 import { importCrontab, type ImportCrontabResult } from '../operations/import-crontab.js';
 import { systemClock } from '../shared/clock.js';
-import { formatDiagnostic, hasErrors } from '../shared/diagnostics.js';
+import { formatDiagnostic, hasErrors, type Diagnostic } from '../shared/diagnostics.js';
 import { ExitCodes } from '../shared/exit-codes.js';
+import { CronformCommand } from './cronform-command.js';
 
-export default class Import extends Command {
+/** What --json prints: each converted line with its manifest, the files written, the problems. */
+export interface ImportReport {
+  schedules: Array<Pick<ImportedSchedule, 'line' | 'manifest'>>;
+  written: string[];
+  diagnostics: Diagnostic[];
+}
+
+export default class Import extends CronformCommand {
   static override summary = 'Adopt existing schedules: convert a crontab into manifests.';
   static override description =
     'Each job line becomes one Schedule manifest with an explicit time zone (CRON_TZ/TZ, else --timezone), argv without a shell unless the line uses shell syntax, and safe defaults (overlap SKIP_NEW, misfire RUN_ONCE). @reboot and % (standard input) are refused; environment values that look like secrets become { fromEnv: NAME }. Nothing is written while a line fails, unless --allow-partial.';
@@ -23,10 +32,9 @@ export default class Import extends Command {
     system: Flags.boolean({ description: 'system crontab format (/etc/crontab, /etc/cron.d): a user column before the command' }),
     stdout: Flags.boolean({ description: 'print the manifests as one YAML stream instead of writing files' }),
     'allow-partial': Flags.boolean({ description: 'write the lines that converted even when others failed' }),
-    json: Flags.boolean({ description: 'print the result as JSON' }),
   };
 
-  async run(): Promise<ImportCrontabResult> {
+  async run(): Promise<ImportReport> {
     const { args, flags } = await this.parse(Import);
     const result = await importCrontab({
       file: args.file,
@@ -39,17 +47,13 @@ export default class Import extends Command {
       toStdout: flags.stdout,
       allowPartial: flags['allow-partial'],
     });
-    if (flags.json) {
-      this.log(JSON.stringify({ schedules: result.schedules.map((s) => ({ line: s.line, manifest: s.manifest })), written: result.written, diagnostics: result.diagnostics }, null, 2));
-    } else {
-      if (result.stream !== null) this.log(result.stream.trimEnd());
-      // With --stdout the manifests own stdout, so problems and the summary go to stderr.
-      const report = (line: string) => (flags.stdout ? this.logToStderr(line) : this.log(line));
-      for (const diagnostic of result.diagnostics) report(formatDiagnostic(diagnostic));
-      report(summarize(result, flags.stdout));
-    }
-    if (hasErrors(result.diagnostics)) this.exit(ExitCodes.ERROR);
-    return result;
+    if (result.stream !== null) this.log(result.stream.trimEnd());
+    // With --stdout the manifests own stdout, so problems and the summary go to stderr.
+    const report = (line: string) => (flags.stdout ? this.logToStderr(line) : this.log(line));
+    for (const diagnostic of result.diagnostics) report(formatDiagnostic(diagnostic));
+    report(summarize(result, flags.stdout));
+    const printed: ImportReport = { schedules: result.schedules.map((s) => ({ line: s.line, manifest: s.manifest })), written: result.written, diagnostics: result.diagnostics };
+    return this.finish(printed, hasErrors(result.diagnostics) ? ExitCodes.ERROR : ExitCodes.SUCCESS);
   }
 }
 

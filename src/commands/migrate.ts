@@ -1,9 +1,9 @@
-import { Command } from '@oclif/core';
 import { migrateDatabase, type SchemaStatus } from '../db/migrate.js';
 import { openChosenDatabase } from '../operations/database.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
-export default class Migrate extends Command {
+export default class Migrate extends CronformCommand {
   static override summary = 'Apply pending database migrations.';
   static override flags = { ...databaseFlags };
 

@@ -1,23 +1,23 @@
 import { writeFileSync } from 'node:fs';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { planChanges } from '../operations/plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { renderPlanJson } from '../plan/render-json.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
 import { createPalette } from '../shared/terminal.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 import { exitCodeForPlan } from './plan-exit.js';
 
-export default class PlanCommand extends Command {
+export default class PlanCommand extends CronformCommand {
   static override summary = 'Show what apply would change, and how risky it is.';
   static override examples = ['<%= config.bin %> plan', '<%= config.bin %> plan --out plan.json --format markdown --fail-on high', '<%= config.bin %> plan --against-ref origin/main'];
   static override flags = {
     dir: Flags.string({ description: 'manifest directory', default: 'schedules' }),
     out: Flags.string({ description: 'also write the plan as JSON to this file (input of apply)' }),
-    format: Flags.string({ description: 'output format', options: ['text', 'markdown', 'json'], default: 'text' }),
+    format: Flags.string({ description: 'output format (--json is --format json)', options: ['text', 'markdown', 'json'], default: 'text' }),
     'detailed-exitcode': Flags.boolean({ description: 'exit 2 when there are changes' }),
     'fail-on': Flags.string({ description: 'exit 3 when an unaccepted finding is at or above this level', options: ['medium', 'high'] }),
     'against-ref': Flags.string({ description: 'compare with the manifests at this git ref instead of the database' }),
@@ -36,11 +36,10 @@ export default class PlanCommand extends Command {
       database: { databaseUrl: flags['database-url'], cwd: process.cwd() },
     });
     if (flags.out) writeFileSync(flags.out, renderPlanJson(plan));
+    // Under --json oclif prints the plan that run returns (the same bytes as --format json), and nothing else.
     if (flags.format === 'json') this.log(renderPlanJson(plan).trimEnd());
     else if (flags.format === 'markdown') this.log(renderPlanMarkdown(plan));
     else this.log(renderPlanText(plan, { color: createPalette().level > 0 }));
-    const code = exitCodeForPlan(plan, { detailedExitCode: flags['detailed-exitcode'], failOn: flags['fail-on'] as 'medium' | 'high' | undefined });
-    if (code !== ExitCodes.SUCCESS) this.exit(code);
-    return plan;
+    return this.finish(plan, exitCodeForPlan(plan, { detailedExitCode: flags['detailed-exitcode'], failOn: flags['fail-on'] as 'medium' | 'high' | undefined }));
   }
 }

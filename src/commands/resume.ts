@@ -1,29 +1,22 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { resumeSchedule, type MissedMode, type ResumeResult } from '../operations/runs/resume.js';
-import { databaseFlags } from './database-flags.js';
-import { performRunChange } from './run-change.js';
+import { CronformCommand } from './cronform-command.js';
+import { changeFlags, performRunChange } from './run-change.js';
 
-export default class Resume extends Command {
+export default class Resume extends CronformCommand {
   static override summary = 'Resume a paused schedule, and choose what happens to the runs the pause skipped.';
   static override args = { name: Args.string({ description: 'schedule name', required: true }) };
   static override flags = {
     missed: Flags.string({ description: 'skip: leave them skipped; last: run the latest again; all: run them all again, oldest first', options: ['skip', 'last', 'all'], default: 'skip' }),
-    actor: Flags.string({ description: 'who resumes (default: CI environment, then git user)' }),
-    reason: Flags.string({ description: 'why, recorded in the audit log' }),
-    json: Flags.boolean({ description: 'print as JSON' }),
-    ...databaseFlags,
+    ...changeFlags('resumes'),
   };
 
   async run(): Promise<ResumeResult> {
     const { args, flags } = await this.parse(Resume);
-    const result: ResumeResult = await performRunChange(this, flags, (database, context) => resumeSchedule(database, { name: args.name, missed: flags.missed as MissedMode, ...context }));
-    if (flags.json) {
-      this.log(JSON.stringify(result, null, 2));
-    } else {
-      const requeued = result.requeued.length > 0 ? ` Re-queued ${result.requeued.length}: ${result.requeued.map((r) => `run ${r.runId} (${r.scheduledFor}, ${r.status})`).join(', ')}.` : '';
-      const left = result.leftSkipped > 0 ? ` ${result.leftSkipped} run(s) of the pause stay SKIPPED.` : '';
-      this.log(`Resumed ${result.schedule} (paused since ${result.pausedSince}).${requeued}${left}`);
-    }
+    const result: ResumeResult = await performRunChange(flags, (database, context) => resumeSchedule(database, { name: args.name, missed: flags.missed as MissedMode, ...context }));
+    const requeued = result.requeued.length > 0 ? ` Re-queued ${result.requeued.length}: ${result.requeued.map((r) => `run ${r.runId} (${r.scheduledFor}, ${r.status})`).join(', ')}.` : '';
+    const left = result.leftSkipped > 0 ? ` ${result.leftSkipped} run(s) of the pause stay SKIPPED.` : '';
+    this.log(`Resumed ${result.schedule} (paused since ${result.pausedSince}).${requeued}${left}`);
     return result;
   }
 }

@@ -1,9 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
 import { openChosenDatabaseWhenReachable } from '../operations/database.js';
 import { Runner } from '../runner/runner.js';
 import { systemClock } from '../shared/clock.js';
 import { createJsonLogger } from '../shared/logger.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
 export const runnerFlags = {
@@ -15,8 +16,10 @@ export const runnerFlags = {
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
 };
 
-export default class RunnerCommand extends Command {
+export default class RunnerCommand extends CronformCommand {
   static override summary = 'Run the scheduler, workers and reconciler (any number of replicas per database).';
+  // Runs until stopped and returns nothing (its log lines are JSON already): no value for --json to print.
+  static override enableJsonFlag = false;
   static override flags = { ...runnerFlags, ...databaseFlags };
 
   async run(): Promise<void> {

@@ -1,11 +1,10 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { withDatabase } from '../operations/database.js';
 import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/list-runs.js';
-import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { parseInstantOrDuration } from '../operations/runs/time-input.js';
 import { RUN_STATUSES } from '../db/run-vocabulary.js';
 import { systemClock } from '../shared/clock.js';
-import { ExitCodes } from '../shared/exit-codes.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
 /** 850ms, 42s, 3m05s, 2h10m: for reading, not for parsing back. */
@@ -23,7 +22,7 @@ export function renderTable(header: string[], rows: string[][]): string[] {
   return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
 }
 
-export default class Runs extends Command {
+export default class Runs extends CronformCommand {
   static override summary = 'List runs, newest slot first.';
   static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d'];
   static override args = { name: Args.string({ description: 'schedule name (default: all schedules)', required: false }) };
@@ -31,23 +30,14 @@ export default class Runs extends Command {
     status: Flags.string({ description: 'only runs with this status', options: [...RUN_STATUSES] }),
     since: Flags.string({ description: 'only slots at or after this instant (ISO 8601) or within this duration (24h, 7d)' }),
     limit: Flags.integer({ description: 'at most this many runs', default: DEFAULT_RUN_LIMIT, min: 1 }),
-    json: Flags.boolean({ description: 'print as JSON' }),
     ...databaseFlags,
   };
 
   async run(): Promise<RunEntry[]> {
     const { args, flags } = await this.parse(Runs);
-    let runs: RunEntry[];
-    try {
-      const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
-      runs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
-    } catch (error) {
-      if (error instanceof RunOperationError) this.error(error.message, { exit: ExitCodes.ERROR });
-      throw error;
-    }
-    if (flags.json) {
-      this.log(JSON.stringify(runs, null, 2));
-    } else if (runs.length === 0) {
+    const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
+    const runs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
+    if (runs.length === 0) {
       this.log('No runs.');
     } else {
       const rows = runs.map((run) => [

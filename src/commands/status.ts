@@ -1,21 +1,17 @@
-import { Command, Flags } from '@oclif/core';
 import { withDatabase } from '../operations/database.js';
 import { readScheduleStatus, type ScheduleStatusReport } from '../operations/runs/schedule-status.js';
 import { systemClock } from '../shared/clock.js';
+import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 import { formatElapsed, renderTable } from './runs.js';
 
-export default class Status extends Command {
+export default class Status extends CronformCommand {
   static override summary = 'Per schedule: last result, next slot, 7-day success rate and p95 start delay, runs today (UTC), pause.';
-  static override flags = { json: Flags.boolean({ description: 'print as JSON' }), ...databaseFlags };
+  static override flags = { ...databaseFlags };
 
   async run(): Promise<ScheduleStatusReport> {
     const { flags } = await this.parse(Status);
     const report = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs() }));
-    if (flags.json) {
-      this.log(JSON.stringify(report, null, 2));
-      return report;
-    }
     if (report.schedules.length === 0) {
       this.log('No active schedules.');
       return report;

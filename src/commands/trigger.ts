@@ -1,30 +1,23 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { triggerRun, type TriggerResult } from '../operations/runs/trigger.js';
-import { databaseFlags } from './database-flags.js';
-import { performRunChange } from './run-change.js';
+import { CronformCommand } from './cronform-command.js';
+import { changeFlags, performRunChange } from './run-change.js';
 
-export default class Trigger extends Command {
+export default class Trigger extends CronformCommand {
   static override summary = 'Run a schedule now: a MANUAL run for the current second.';
   static override examples = ['<%= config.bin %> trigger daily-report', '<%= config.bin %> trigger daily-report --force-new --reason "re-run after fix"'];
   static override args = { name: Args.string({ description: 'schedule name', required: true }) };
   static override flags = {
     'force-new': Flags.boolean({ description: 'create the run even if the schedule already has an active run' }),
-    actor: Flags.string({ description: 'who triggers (default: CI environment, then git user)' }),
-    reason: Flags.string({ description: 'why, recorded in the audit log' }),
-    json: Flags.boolean({ description: 'print as JSON' }),
-    ...databaseFlags,
+    ...changeFlags('triggers'),
   };
 
   async run(): Promise<TriggerResult> {
     const { args, flags } = await this.parse(Trigger);
-    const result: TriggerResult = await performRunChange(this, flags, (database, context) => triggerRun(database, { name: args.name, forceNew: flags['force-new'], ...context }));
-    if (flags.json) {
-      this.log(JSON.stringify(result, null, 2));
-    } else {
-      const waiting = result.status === 'MANUAL_REQUIRED' ? `; it waits for approval: cronform approve ${result.runId}` : '';
-      this.log(`Triggered ${result.schedule}: run ${result.runId} for ${result.scheduledFor} (${result.status}, business date ${result.businessDate})${waiting}`);
-      if (result.paused) this.log(`Note: ${result.schedule} is paused; this manual run runs anyway.`);
-    }
+    const result: TriggerResult = await performRunChange(flags, (database, context) => triggerRun(database, { name: args.name, forceNew: flags['force-new'], ...context }));
+    const waiting = result.status === 'MANUAL_REQUIRED' ? `; it waits for approval: cronform approve ${result.runId}` : '';
+    this.log(`Triggered ${result.schedule}: run ${result.runId} for ${result.scheduledFor} (${result.status}, business date ${result.businessDate})${waiting}`);
+    if (result.paused) this.log(`Note: ${result.schedule} is paused; this manual run runs anyway.`);
     return result;
   }
 }

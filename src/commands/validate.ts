@@ -1,12 +1,22 @@
 import { appendFileSync } from 'node:fs';
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { validateManifests, type ValidateResult } from '../operations/validate.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
 import { systemClock } from '../shared/clock.js';
 import { formatDiagnostic, hasErrors, summarizeDiagnostics } from '../shared/diagnostics.js';
 import { createPalette } from '../shared/terminal.js';
 import { ExitCodes } from '../shared/exit-codes.js';
+import { CronformCommand } from './cronform-command.js';
 
-export default class Validate extends Command {
+/** What --json and --format json print. */
+export interface ValidateReport {
+  valid: boolean;
+  summary: { files: number; schedules: number; errors: number; warnings: number };
+  runsPerDay: ValidateResult['runsPerDay'];
+  diagnostics: Diagnostic[];
+}
+
+export default class Validate extends CronformCommand {
   static override summary = 'Validate and compile schedule manifests.';
   static override description = 'Checks YAML syntax, the JSON Schema and every semantic rule (cron, time zone, policies, secrets), and reports all problems with file:line:column. Exit 0 when valid, 1 when any error is found. --format github prints GitHub Actions annotations (and the full list to the job summary), --format sarif a SARIF 2.1.0 log for code scanning.';
   static override examples = ['<%= config.bin %> validate', '<%= config.bin %> validate schedules/ other/jobs.yaml --json', '<%= config.bin %> validate --format github', '<%= config.bin %> validate --format sarif > cronform.sarif'];
@@ -15,19 +25,20 @@ export default class Validate extends Command {
     paths: Args.string({ description: 'files or directories (default: schedules/)', required: false }),
   };
   static override flags = {
-    format: Flags.string({ description: 'output format', options: ['text', 'json', 'github', 'sarif'], default: 'text' }),
-    json: Flags.boolean({ description: 'print diagnostics as JSON (same as --format json)' }),
+    format: Flags.string({ description: 'output format (--json is --format json)', options: ['text', 'json', 'github', 'sarif'], default: 'text' }),
   };
 
-  async run(): Promise<ValidateResult> {
+  async run(): Promise<ValidateReport> {
     const { argv, flags } = await this.parse(Validate);
     const paths = argv.length > 0 ? (argv as string[]) : ['schedules'];
     const result = await validateManifests(paths, { cwd: process.cwd(), nowMs: systemClock.nowMs(), withRunsPerDay: true });
     const summary = summarizeDiagnostics(result.diagnostics, result.fileCount);
-    const format = flags.json ? 'json' : flags.format;
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    const report: ValidateReport = { valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, runsPerDay: result.runsPerDay, diagnostics: result.diagnostics };
+    // Under --json oclif prints the report that run returns, and nothing else.
+    const format = this.jsonEnabled() ? 'json' : flags.format;
     if (format === 'json') {
-      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      this.log(JSON.stringify({ valid: errors === 0, summary: { files: result.fileCount, schedules: result.schedules.length, errors, warnings: result.diagnostics.length - errors }, runsPerDay: result.runsPerDay, diagnostics: result.diagnostics }, null, 2));
+      this.log(JSON.stringify(report, null, 2));
     } else if (format === 'sarif') {
       // The CI formats share the plan's markdown escaping, which loads the plan renderers and `diff`:
       // imported only when asked for, not on every validate.
@@ -51,8 +62,7 @@ export default class Validate extends Command {
       if (result.diagnostics.length > 0) this.log('');
       this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} schedules compiled · ${formatRunsPerDay(result)}`);
     }
-    if (hasErrors(result.diagnostics)) this.exit(ExitCodes.ERROR);
-    return result;
+    return this.finish(report, hasErrors(result.diagnostics) ? ExitCodes.ERROR : ExitCodes.SUCCESS);
   }
 }
 

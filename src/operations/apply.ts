@@ -27,29 +27,13 @@ import type { Clock } from '../shared/clock.js';
 import { nextSlot } from '../time/slots.js';
 import { calendarForDefinition } from '../time/timing-cache.js';
 import type { ChangeAuthor } from './actor.js';
+import { ApplyLockTimeoutError, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError } from './apply-errors.js';
+
+// The refusals applyPlan throws, where its callers look for them.
+export { ApplyLockTimeoutError, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError };
 
 const APPLY_LOCK_KEY = 0x63666d02;
 const LOCK_POLL_MS = 100;
-
-export class StalePlanError extends Error {
-  constructor(readonly moved: Array<{ name: string; detail: string }>) {
-    super(`the plan is stale: ${moved.map((m) => `${m.name} ${m.detail}`).join('; ')}. Run plan again.`);
-  }
-}
-
-export class PlanAlreadyAppliedError extends Error {
-  constructor(readonly planId: string) {
-    super(`plan ${planId} was already applied; run plan again to see what is left to change`);
-  }
-}
-
-export class ApplyLockTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`another apply holds the lock; gave up after ${Math.round(timeoutMs / 1000)}s (--lock-timeout)`);
-  }
-}
-
-export class InvalidPlanError extends Error {}
 
 export interface ApplyOptions {
   author: ChangeAuthor;

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import { findVersionsByName, listVersions } from '../db/schedule-queries.js';
 import { diffFields } from '../plan/field-diff.js';
 import type { FieldChange } from '../plan/plan-types.js';
+import { VersionNotFoundError } from './version-not-found-error.js';
 
 export interface VersionEntry {
   version: number;
@@ -30,8 +31,6 @@ export async function readHistory(database: Database, name: string): Promise<Ver
     name: row.name,
   }));
 }
-
-export class VersionNotFoundError extends Error {}
 
 export async function diffVersions(database: Database, name: string, from: number, to: number): Promise<FieldChange[]> {
   const rows = await findVersionsByName(database.db, name, [from, to]);

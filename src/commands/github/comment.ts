@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { readPullRequestEvent, workflowRunUrl, type PullRequestEvent } from '../../github/event-context.js';
-import { GitHubApiError, GitHubClient } from '../../github/github-client.js';
+import { GitHubClient } from '../../github/github-client.js';
 import { renderApplyComment } from '../../github/render-apply-comment.js';
 import {
   APPLY_COMMENT_MARKER,
@@ -15,6 +15,7 @@ import { findMergedPullRequest, upsertStickyComment, type StickyCommentResult } 
 import { parsePlanJson } from '../../plan/render-json.js';
 import { PLAN_COMMENT_MARKER } from '../../plan/render-markdown.js';
 import { ExitCodes } from '../../shared/exit-codes.js';
+import { CronformCommand } from '../cronform-command.js';
 
 interface CommentContent {
   marker: string;
@@ -23,7 +24,7 @@ interface CommentContent {
   createIfMissing: boolean;
 }
 
-export default class GithubComment extends Command {
+export default class GithubComment extends CronformCommand {
   static override summary = 'Post or update the cronform comment on a pull request.';
   static override description =
     'Keeps one sticky comment per pull request, found by its hidden marker: the plan (--plan plan.json, or any markdown with --body-file) or the apply outcome (--apply-log). A plan whose risk rose since the last comment also gets a short new comment, because edits notify nobody; a plan without changes only updates an existing comment. Uses GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL and the pull request of GITHUB_EVENT_PATH. Any failure to post exits 1.';
@@ -54,21 +55,16 @@ export default class GithubComment extends Command {
     const event = flags['event-path'] ? readPullRequestEvent(this.readText(flags['event-path'], 'event file')) : null;
     const client = this.createClient(token, flags.repo, flags['api-url']);
 
-    try {
-      const issueNumber = await this.resolvePullRequest(client, flags, event);
-      if (issueNumber === null) {
-        const reason = `no merged pull request contains commit ${flags.commit}: nothing to comment on`;
-        this.log(reason);
-        return { action: 'skipped', reason };
-      }
-      const content = this.composeContent(flags, event);
-      const result = await upsertStickyComment(client, { issueNumber, ...content });
-      this.log(describeResult(result, issueNumber));
-      return result;
-    } catch (error) {
-      if (error instanceof GitHubApiError) this.fail(error.message);
-      throw error;
+    const issueNumber = await this.resolvePullRequest(client, flags, event);
+    if (issueNumber === null) {
+      const reason = `no merged pull request contains commit ${flags.commit}: nothing to comment on`;
+      this.log(reason);
+      return { action: 'skipped', reason };
     }
+    const content = this.composeContent(flags, event);
+    const result = await upsertStickyComment(client, { issueNumber, ...content });
+    this.log(describeResult(result, issueNumber));
+    return result;
   }
 
   private createClient(token: string, repository: string, apiUrl: string): GitHubClient {
@@ -124,10 +120,6 @@ export default class GithubComment extends Command {
     } catch (error) {
       this.fail(`cannot read the ${what} ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-  }
-
-  private fail(message: string): never {
-    this.error(message, { exit: ExitCodes.ERROR });
   }
 }
 
