@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDistStale } from '../../bench/shared/built-dist.js';
+import { DEFAULT_DATA_DIR } from '../../src/db/client.js';
 import { parsePlanJson } from '../../src/plan/render-json.js';
 import { scheduleSource } from '../operations/plan-apply-manifests.js';
+import { seedEmbeddedDatabase } from '../support/databases.js';
 import { repoRoot } from '../support/run-command.js';
 
 const CLI = path.join(repoRoot, 'bin', 'run.js');
@@ -24,11 +26,13 @@ function runCli(cwd: string, args: string[]): { status: number | null; stdout: s
 
 let workspace = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   const entry = path.join(repoRoot, 'dist', 'commands', 'cronform-command.js');
   if (!existsSync(entry) || isDistStale(repoRoot, entry)) throw new Error('dist/ is missing or older than src/: run `npm run build` (this test runs the built CLI)');
   workspace = mkdtempSync(path.join(tmpdir(), 'cronform-exit-codes-'));
   mkdirSync(path.join(workspace, 'schedules'));
+  // The plan runs below need a migrated embedded database, not the first-use migration.
+  await seedEmbeddedDatabase(path.join(workspace, DEFAULT_DATA_DIR));
   // A new schedule whose timeout outlasts its interval while runs may overlap: a change, and a HIGH finding (CF501).
   writeFileSync(path.join(workspace, 'schedules', 'probe.yaml'), scheduleSource('probe', { spec: { cron: '*/5 * * * *', timeout: '10m', overlap: 'ALLOW' } }).text);
 });
