@@ -1,3 +1,5 @@
+import type { CancelTimer, Clock } from '../shared/clock.js';
+
 /**
  * The deadlines by which the jobs of held runs must be stopped because their leases could not be
  * renewed (why and when: Worker.armFence). One timer serves every held run: leases are taken and
@@ -6,12 +8,12 @@
  */
 export class LeaseFence<T> {
   private readonly deadlines = new Map<T, number>();
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: CancelTimer | undefined;
   /** The deadline the timer is set for; Infinity when none is. */
   private timerAtMs = Number.POSITIVE_INFINITY;
 
   constructor(
-    private readonly nowMs: () => number,
+    private readonly clock: Clock,
     private readonly onDeadline: (item: T) => void,
   ) {}
 
@@ -46,24 +48,23 @@ export class LeaseFence<T> {
   }
 
   private setTimer(atMs: number): void {
-    clearTimeout(this.timer);
+    this.cancelTimer?.();
     this.timerAtMs = atMs;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, atMs - this.nowMs()));
-    this.timer.unref();
+    this.cancelTimer = this.clock.setTimer(atMs - this.clock.nowMs(), () => this.fire());
   }
 
   private clearTimer(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     this.timerAtMs = Number.POSITIVE_INFINITY;
   }
 
   /** The timer's deadline has come (by the clock it was set with, or later by the clock now). */
   private fire(): void {
     const firedFor = this.timerAtMs;
-    this.timer = undefined;
+    this.cancelTimer = undefined;
     this.timerAtMs = Number.POSITIVE_INFINITY;
-    const { due, nextMs } = this.takeDue(Math.max(firedFor, this.nowMs()));
+    const { due, nextMs } = this.takeDue(Math.max(firedFor, this.clock.nowMs()));
     if (Number.isFinite(nextMs)) this.setTimer(nextMs);
     for (const item of due) this.onDeadline(item);
   }

@@ -3,7 +3,9 @@
  * The loop reads the clock once per iteration and sleeps until the next thing that can happen
  * (earliest next_run_at, earliest run_after, heartbeat, reconcile), waking early on NOTIFY
  * (apply → cronform_schedules; new runs → cronform_runs) or when a job finishes. There is no
- * slow fixed poll; a long safety poll only covers lost notifications.
+ * slow fixed poll; a long safety poll only covers lost notifications. Every wait of the loop,
+ * the drain and the worker (its lease fence too) is a timer of the runner's Clock, so time as
+ * the runner reads it and time as it waits are one: a manual clock moves both.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -254,9 +256,9 @@ export class Runner {
   private sleep(ms: number): Promise<void> {
     if (ms <= 0 || this.woken || this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      const cancelTimer = this.options.clock.setTimer(ms, done);
       function done(): void {
-        clearTimeout(timer);
+        cancelTimer();
         resolve();
       }
       this.wakeUp = done;

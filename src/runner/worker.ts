@@ -25,6 +25,7 @@ import { OutcomeWriter } from './outcome-writer.js';
 import { attemptCompletionOf, executeClaimedRun, type ExecutionSettings } from './claimed-run.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
+import type { CancelTimer } from '../shared/clock.js';
 
 export interface WorkerOptions extends ExecutionSettings {
   runnerId: string;
@@ -85,7 +86,7 @@ export class Worker {
     this.definitions = definitions ?? new DefinitionCache();
     this.writer = new OutcomeWriter(database, options.runnerId);
     this.fence = new LeaseFence(
-      () => this.options.clock.nowMs(),
+      options.clock,
       (entry) => {
         if (entry.abandoned || entry.ended || this.inFlight.get(entry.run.id) !== entry) return;
         if (entry.startedMs !== undefined) this.options.onLeaseExpiring?.(entry.run);
@@ -272,9 +273,9 @@ export class Worker {
   /** Resolves when a job ends, the other lane finishes, `interrupt()` is called, or at untilMs. */
   private waitForJobEnd(untilMs: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = Number.isFinite(untilMs) ? setTimeout(resolve, Math.max(0, untilMs - this.options.clock.nowMs())) : undefined;
+      const cancelTimer = Number.isFinite(untilMs) ? this.options.clock.setTimer(untilMs - this.options.clock.nowMs(), resolve) : undefined;
       this.waiters.push(() => {
-        clearTimeout(timer);
+        cancelTimer?.();
         resolve();
       });
     });
@@ -352,17 +353,17 @@ export class Worker {
     }
   }
 
-  /** Waits until every started attempt has finished executing (outcomes still to flush). */
+  /** Waits until every started attempt has finished executing (outcomes still to flush), or `timeoutMs` by the clock. */
   async waitForExecutions(timeoutMs: number): Promise<boolean> {
     const all = Promise.all([...this.inFlight.values()].map((e) => e.done)).then(() => true);
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: CancelTimer | undefined;
     const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+      cancelTimer = this.options.clock.setTimer(timeoutMs, () => resolve(false));
     });
     try {
       return await Promise.race([all, timeout]);
     } finally {
-      clearTimeout(timer);
+      cancelTimer?.();
     }
   }
 

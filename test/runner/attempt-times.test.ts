@@ -12,6 +12,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { heldJobs } from './held-jobs.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
@@ -39,11 +40,13 @@ describe('attempt times', () => {
 
   it('an outcome written late keeps the instant the attempt ended, and the retry waits from there', async () => {
     database = await createPgliteDatabase();
-    await applyManifests(database, { 'a.yaml': scheduleManifest('fails', { cron: '0 0 1 1 *', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' }, job: { type: 'command', command: [process.execPath, '-e', 'process.exit(1)'] } }) }, T0);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('fails', { cron: '0 0 1 1 *', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
     await queueManualRun(database);
     const clock = new ManualClock(T0 + 10_000);
-    const worker = new Worker(database, { runnerId: 'late', clock, concurrency: 1, leaseMs: 30_000, killGraceMs: 200, baseDir: process.cwd(), env: process.env }, policy);
+    const jobs = heldJobs();
+    const worker = new Worker(database, { runnerId: 'late', clock, concurrency: 1, leaseMs: 30_000, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute }, policy);
     await worker.claimAndStart();
+    jobs.finishAll({ status: 'FAILED', exitCode: 1, httpStatus: null, error: 'exited with code 1', stdoutTail: null, stderrTail: null, durationMs: 0 });
     expect(await worker.waitForExecutions(10_000)).toBe(true);
     // Written five seconds after the attempt ended: its end is still 12:00:10.
     clock.advance(5_000);

@@ -4,32 +4,21 @@
  * never overlaps it; a runner that was cut off itself gives the others one lease to come back
  * before it declares their attempts stalled.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
 import { Worker } from '../../src/runner/worker.js';
-import { ManualClock, systemClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { heldJobs } from './held-jobs.js';
 
+const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function queueManualRun(database: Database, atIso: string): Promise<void> {
   await database.db.execute(
@@ -40,49 +29,53 @@ async function queueManualRun(database: Database, atIso: string): Promise<void> 
 
 describe('leases of a runner cut off from the database', () => {
   let database: Database | undefined;
-  let scratch: string | undefined;
-  let jobPid: number | undefined;
   afterEach(async () => {
-    if (jobPid && isAlive(jobPid)) process.kill(jobPid, 'SIGKILL');
-    jobPid = undefined;
     await database?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
     database = undefined;
-    scratch = undefined;
   });
 
   it('stops a job whose lease it cannot renew before the lease expires, and leaves the run to the reconciler', async () => {
     database = await createPgliteDatabase();
-    scratch = mkdtempSync(path.join(tmpdir(), 'cronform-fence-'));
-    const pidFile = path.join(scratch, 'job.pid');
-    const hang = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
-    await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 0 1 1 *', timeout: '10m', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' }, job: { type: 'command', command: [process.execPath, '-e', hang] } }) }, Date.now());
-    await queueManualRun(database, new Date().toISOString());
+    await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 0 1 1 *', timeout: '10m', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
+    await queueManualRun(database, new Date(T0).toISOString());
     const leaseMs = 1_500;
-    const worker = new Worker(database, { runnerId: 'cut-off', clock: systemClock, concurrency: 1, leaseMs, killGraceMs: 200, baseDir: scratch, env: process.env }, policy);
+    const killGraceMs = 200;
+    const clock = new ManualClock(T0);
+    const jobs = heldJobs();
+    const worker = new Worker(database, { runnerId: 'cut-off', clock, concurrency: 1, leaseMs, killGraceMs, baseDir: process.cwd(), env: {}, execute: jobs.execute }, policy);
     expect(await worker.claimAndStart()).toBe(1);
     const [lease] = await queryRows<{ expires: string }>(database.db, sql`select lease_expires_at::text as expires from schedule_runs`);
     const expiresMs = Date.parse(lease!.expires);
-    for (let i = 0; i < 100 && !(existsSync(pidFile) && readFileSync(pidFile, 'utf8')); i += 1) await sleep(20);
-    jobPid = Number(readFileSync(pidFile, 'utf8'));
-    // No heartbeat: as if every heartbeat failed. The job is gone before the lease runs out.
-    while (isAlive(jobPid) && Date.now() < expiresMs + 2_000) await sleep(10);
-    expect(isAlive(jobPid)).toBe(false);
-    expect(Date.now()).toBeLessThan(expiresMs);
+    const [runId] = jobs.started;
+    // No heartbeat: as if every heartbeat failed. Until a kill grace before expiry, the job runs…
+    clock.set(expiresMs - killGraceMs - 1);
+    expect(jobs.running.has(runId!)).toBe(true);
+    // …then it is stopped, early enough that a job ignoring SIGTERM is killed by the time the lease runs out.
+    clock.set(expiresMs + 10);
+    expect(jobs.running.has(runId!)).toBe(false);
+    expect(jobs.abortedAtMs.get(runId!)).toBeLessThan(expiresMs);
+    expect(jobs.abortedAtMs.get(runId!)! + killGraceMs).toBeLessThanOrEqual(expiresMs);
     expect(await worker.waitForExecutions(5_000)).toBe(true);
     expect(await worker.flushCompletions()).toBe(0);
-    await sleep(Math.max(0, expiresMs - Date.now() + 10));
-    await runReconcileTick(database, { nowMs: Date.now(), runnerSilenceMs: 60_000 });
+    await runReconcileTick(database, { nowMs: clock.nowMs(), runnerSilenceMs: 60_000 });
     expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`)).toEqual([{ status: 'RETRY_PENDING', attempt: 'STALLED' }]);
   });
 
   it('keeps a job running while its heartbeats succeed', async () => {
     database = await createPgliteDatabase();
-    await applyManifests(database, { 'a.yaml': scheduleManifest('slow', { cron: '0 0 1 1 *', timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', 'setTimeout(() => {}, 2500)'] } }) }, Date.now());
-    await queueManualRun(database, new Date().toISOString());
-    const worker = new Worker(database, { runnerId: 'healthy', clock: systemClock, concurrency: 1, leaseMs: 900, killGraceMs: 200, baseDir: process.cwd(), env: process.env }, policy);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('slow', { cron: '0 0 1 1 *', timeout: '10m' }) }, T0);
+    await queueManualRun(database, new Date(T0).toISOString());
+    const clock = new ManualClock(T0);
+    const jobs = heldJobs();
+    const worker = new Worker(database, { runnerId: 'healthy', clock, concurrency: 1, leaseMs: 900, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute }, policy);
     expect(await worker.claimAndStart()).toBe(1);
-    while (!(await worker.waitForExecutions(300))) await worker.heartbeat();
+    // A job of 2.5 s, nearly three leases, with a heartbeat every third of a lease.
+    for (let elapsedMs = 0; elapsedMs < 2_500; elapsedMs += 300) {
+      clock.advance(300);
+      await worker.heartbeat();
+    }
+    jobs.finishAll();
+    expect(await worker.waitForExecutions(300)).toBe(true);
     await worker.flushCompletions();
     expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`)).toEqual([{ status: 'SUCCESS', attempt: 'SUCCEEDED' }]);
   });
@@ -122,23 +115,27 @@ describe.runIf(postgresServerUrl)('a graceful shutdown that drains longer than t
     try {
       const database = await server.open();
       await migrateDatabase(database);
-      await applyManifests(database, { 'a.yaml': scheduleManifest('draining', { cron: '0 0 1 1 *', timeout: '10m', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' }, job: { type: 'command', command: [process.execPath, '-e', 'setTimeout(() => {}, 2000)'] } }) }, Date.now());
-      await queueManualRun(database, new Date().toISOString());
-      const runner = new Runner(await server.open(), { clock: systemClock, concurrency: 1, leaseMs: 900, drainTimeoutMs: 5_000, killGraceMs: 200, baseDir: process.cwd(), env: process.env });
+      await applyManifests(database, { 'a.yaml': scheduleManifest('draining', { cron: '0 0 1 1 *', timeout: '10m', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
+      await queueManualRun(database, new Date(T0).toISOString());
+      const clock = new ManualClock(T0);
+      const jobs = heldJobs();
+      const leaseMs = 900;
+      const runner = new Runner(await server.open(), { clock, concurrency: 1, leaseMs, drainTimeoutMs: 5_000, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute });
       await runner.start();
-      for (let i = 0; i < 200 && runner.worker.activeCount === 0; i += 1) await sleep(20);
+      await jobs.whenStarted(1);
       expect(runner.worker.activeCount).toBe(1);
-      // Another replica reconciles all along; a lease left to expire during the drain would be taken.
-      let stopping = true;
-      const otherReconciler = (async () => {
-        while (stopping) {
-          await runReconcileTick(database, { nowMs: Date.now(), runnerSilenceMs: 60_000 });
-          await sleep(50);
-        }
-      })();
-      await runner.stop();
-      stopping = false;
-      await otherReconciler;
+      let stopped = false;
+      const stopping = runner.stop().then(() => (stopped = true));
+      // The job runs on for 2.1 s of the drain, more than two leases. The drain waits a third of a
+      // lease at a time; after each, another replica reconciles: a lease left to expire would be taken.
+      for (let elapsedMs = 0; elapsedMs < 2_100 && !stopped; elapsedMs += leaseMs / 3) {
+        const sliceEndMs = clock.nowMs() + leaseMs / 3;
+        await Promise.race([clock.waitForTimerDueBy(sliceEndMs), stopping]);
+        clock.set(sliceEndMs);
+        await runReconcileTick(database, { nowMs: clock.nowMs(), runnerSilenceMs: 60_000 });
+      }
+      jobs.finishAll();
+      await stopping;
       expect(await queryRows(database.db, sql`select r.status, r.attempts, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`)).toEqual([{ status: 'SUCCESS', attempts: 1, attempt: 'SUCCEEDED' }]);
     } finally {
       await server.drop();

@@ -2,42 +2,25 @@
  * Claiming ahead (the worker's local queue): a runner claims more runs than it has free slots
  * only once its jobs have proven short, keeps them RUNNING under its lease, starts them in
  * priority order, records when each really started, and hands back the unstarted ones at shutdown
- * exactly as they were. Jobs are held open by the test (the worker's `execute` hook) so every
- * step is observed between two statements, with a manual clock.
+ * exactly as they were. Jobs are held open by the test (held-jobs.ts, the worker's `execute`
+ * seam) so every step is observed between two statements, with a manual clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
-import { Worker, type WorkerOptions } from '../../src/runner/worker.js';
-import type { ExecutionOutcome } from '../../src/runner/run-types.js';
+import { Worker } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import type { StoredPolicy } from '../../src/db/settings-queries.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { heldJobs } from './held-jobs.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...defaultPolicy } = DEFAULT_POLICY;
 /** Queue limits out of the way, except where a test is about them. */
 const roomyPolicy: StoredPolicy = { ...defaultPolicy, queues: { default: { concurrency: 100 } } };
-const SUCCEEDED: ExecutionOutcome = { status: 'SUCCEEDED', exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null, durationMs: 0 };
-
-/** An executor whose jobs end when the test says so. */
-function heldJobs() {
-  const running = new Map<number, () => void>();
-  const started: number[] = [];
-  const execute: NonNullable<WorkerOptions['execute']> = (_job, context) =>
-    new Promise((resolve) => {
-      started.push(context.runId);
-      running.set(context.runId, () => resolve(SUCCEEDED));
-    });
-  const finish = (runId: number) => {
-    running.get(runId)?.();
-    running.delete(runId);
-  };
-  return { execute, started, running, finish, finishAll: () => [...running.keys()].forEach(finish) };
-}
 
 /** Queues `count` MANUAL runs of the one applied schedule, slots one second apart, at `priority`. */
 async function queueRuns(database: Database, count: number, options: { priority?: number; firstSlot?: string } = {}): Promise<void> {

@@ -9,6 +9,8 @@ import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { isProcessDead, jobsDir } from './executors/executor-fixtures.js';
+import { heldJobs } from './held-jobs.js';
+import type { ExecutionOutcome } from '../../src/runner/run-types.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
@@ -46,17 +48,20 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     runner = undefined;
   });
 
-  function createRunner(db: Database, clock: ManualClock): Runner {
-    return new Runner(db, { clock, concurrency: 4, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, killGraceMs: 500 });
+  /** Jobs run in process and end when the test says (held-jobs.ts), unless `jobs` is 'real': then they are child processes. */
+  function createRunner(db: Database, clock: ManualClock, jobs: ReturnType<typeof heldJobs> | 'real'): Runner {
+    return new Runner(db, { clock, concurrency: 4, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, killGraceMs: 500, ...(jobs === 'real' ? {} : { execute: jobs.execute }) });
   }
 
   it('creates one run at the slot, executes it and records SUCCESS, then schedules the next slot', async () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *', businessDate: { offsetDays: -1 } }) }, T0);
     const clock = new ManualClock(T0 + 5 * 60_000 + 120);
-    runner = createRunner(database, clock);
+    const jobs = heldJobs();
+    runner = createRunner(database, clock, jobs);
     await runner.tick();
     expect(runner.worker.activeCount).toBe(1);
+    jobs.finishAll();
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
     await runner.tick();
     expect(await runs(database)).toEqual([
@@ -72,7 +77,8 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *' }) }, T0);
     const slotMs = T0 + 5 * 60_000;
     const clock = new ManualClock(slotMs - 60);
-    runner = createRunner(database, clock);
+    const jobs = heldJobs();
+    runner = createRunner(database, clock, jobs);
     await runner.tick(); // 60 ms ahead, within the default lookahead of 100 ms
     expect((await runs(database)).map((r) => [r.scheduled_for, r.status, r.attempts])).toEqual([['2026-11-29T12:05:00Z', 'QUEUED', 0]]);
     expect(runner.worker.activeCount).toBe(0);
@@ -84,6 +90,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     clock.advance(1);
     await runner.tick(); // the slot: claimed and started
     expect(runner.worker.activeCount).toBe(1);
+    jobs.finishAll();
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
     await runner.tick();
     expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS']);
@@ -96,7 +103,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await applyManifests(database, { 'a.yaml': scheduleManifest('five-minutely', { cron: '*/5 * * * *' }) }, T0);
     const slotMs = T0 + 5 * 60_000;
     const clock = new ManualClock(slotMs - 60);
-    runner = createRunner(database, clock);
+    runner = createRunner(database, clock, heldJobs());
     await runner.tick(); // creates the slot's run 60 ms ahead: QUEUED, not claimable yet
     expect((await runs(database)).map((r) => r.status)).toEqual(['QUEUED']);
     // The tick's claim came before the slot, but the tick ended after it (a slow transaction).
@@ -109,11 +116,14 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
 
   it('retries a failed attempt with backoff as a new attempt of the same run', async () => {
     database = await createPgliteDatabase();
-    const job = { type: 'command', command: [process.execPath, '-e', "process.exit(process.env.CRONFORM_ATTEMPT === '1' ? 3 : 0)"] };
-    await applyManifests(database, { 'a.yaml': scheduleManifest('flaky', { cron: '0 * * * *', job, retry: { maxAttempts: 3, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('flaky', { cron: '0 * * * *', retry: { maxAttempts: 3, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
     const clock = new ManualClock(T0 + 3_600_000);
-    runner = createRunner(database, clock);
+    const jobs = heldJobs();
+    runner = createRunner(database, clock, jobs);
     await runner.tick();
+    // The first attempt fails as a command exiting with 3 does, the second succeeds.
+    const exitedWith3: ExecutionOutcome = { status: 'FAILED', exitCode: 3, httpStatus: null, error: 'exited with code 3', stdoutTail: null, stderrTail: null, durationMs: 0 };
+    jobs.finishAll(exitedWith3);
     await runner.worker.waitForExecutions(10_000);
     await runner.tick();
     expect((await runs(database)).map((r) => [r.status, r.attempts])).toEqual([['RETRY_PENDING', 1]]);
@@ -123,6 +133,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     clock.advance(21_000);
     await runner.tick();
     expect(runner.worker.activeCount).toBe(1);
+    jobs.finishAll();
     await runner.worker.waitForExecutions(10_000);
     await runner.tick();
     const [run] = await runs(database);
@@ -139,7 +150,9 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     const job = { type: 'command', command: [process.execPath, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'stay'] };
     await applyManifests(database, { 'a.yaml': scheduleManifest('hangs', { cron: '0 * * * *', job, timeout: '3s', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '30s' } }) }, T0);
     const clock = new ManualClock(T0 + 3_600_000);
-    runner = createRunner(database, clock);
+    // Real processes: the process group and its kill are what is under test. The job's timeout
+    // runs on real time whatever the runner's clock (executors/long-timer.ts).
+    runner = createRunner(database, clock, 'real');
     await runner.tick();
     expect(runner.worker.activeCount).toBe(1);
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
@@ -161,8 +174,10 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     for (const minute of [1, 2, 3]) await runSchedulerTick(database, { nowMs: T0 + minute * 60_000 + 10, policy });
     expect((await runs(database)).map((r) => r.status)).toEqual(['QUEUED', 'PENDING', 'PENDING']);
     const clock = new ManualClock(T0 + 3 * 60_000 + 20);
-    runner = createRunner(database, clock);
+    const jobs = heldJobs();
+    runner = createRunner(database, clock, jobs);
     await runner.tick();
+    jobs.finishAll();
     await runner.worker.waitForExecutions(10_000);
     await runner.tick();
     expect((await runs(database)).map((r) => r.status)).toEqual(['SUCCESS', 'RUNNING', 'PENDING']);
@@ -213,7 +228,8 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'a.yaml': scheduleManifest('gated', { cron: '0 3 * * *', approval: 'required' }) }, T0);
     const clock = new ManualClock(Date.parse('2026-11-30T03:00:00.050Z'));
-    runner = createRunner(database, clock);
+    const jobs = heldJobs();
+    runner = createRunner(database, clock, jobs);
     await runner.tick();
     expect(runner.worker.activeCount).toBe(0);
     expect((await runs(database)).map((r) => r.status)).toEqual(['MANUAL_REQUIRED']);
@@ -227,6 +243,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     clock.advance(1_000);
     await runner.tick();
     expect(runner.worker.activeCount).toBe(1);
+    jobs.finishAll();
     expect(await runner.worker.waitForExecutions(10_000)).toBe(true);
     await runner.tick();
     expect((await runs(database))[0]).toMatchObject({ status: 'SUCCESS', attempts: 1, scheduled_for: '2026-11-30T03:00:00Z' });
@@ -242,7 +259,8 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await database.db.execute(sql`update schedule_runs set status = 'RUNNING', attempts = 1, lease_owner = 'dead-runner', lease_expires_at = '2026-11-29T13:00:30Z'`);
     await database.db.execute(sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at) values (1, 1, 'dead-runner', 'RUNNING', '2026-11-29T13:00:00Z')`);
     const clock = new ManualClock(Date.parse('2026-11-29T13:01:00Z'));
-    runner = new Runner(database, { clock, concurrency: 0 + 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env });
+    const jobs = heldJobs();
+    runner = new Runner(database, { clock, concurrency: 0 + 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, execute: jobs.execute });
     await runner.tick();
     const [attempt] = await attempts(database);
     expect(attempt).toMatchObject({ attempt: 1, status: 'STALLED' });
@@ -250,6 +268,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     // The retry is claimed again (attempt 2) once its backoff has passed.
     clock.advance(2_000);
     await runner.tick();
+    jobs.finishAll();
     await runner.worker.waitForExecutions(10_000);
     await runner.tick();
     expect((await runs(database))[0]).toMatchObject({ status: 'SUCCESS', attempts: 2 });
@@ -266,7 +285,7 @@ describe('runner on embedded PGlite, driven tick by tick', () => {
     await database.db.execute(sql`update schedule_runs set status = 'RUNNING', attempts = 1, lease_owner = 'dead-runner', lease_expires_at = '2026-11-29T13:00:30Z'`);
     await database.db.execute(sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at) values (1, 1, 'dead-runner', 'RUNNING', '2026-11-29T13:00:00Z')`);
     const clock = new ManualClock(Date.parse('2026-11-29T13:00:20Z'));
-    runner = new Runner(database, { clock, concurrency: 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env });
+    runner = new Runner(database, { clock, concurrency: 1, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, execute: heldJobs().execute });
     await runner.tick();
     // The lease still runs for 10 s: the run is its owner's.
     expect((await runs(database))[0]).toMatchObject({ status: 'RUNNING', attempts: 1 });

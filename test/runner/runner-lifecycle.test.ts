@@ -3,12 +3,14 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { runSchedulerTick } from '../../src/runner/scheduler.js';
-import { ManualClock, systemClock } from '../../src/shared/clock.js';
+import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { cancelRun } from '../../src/operations/runs/cancel.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { heldJobs } from './held-jobs.js';
 
+const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
 
 async function runRows(database: Database) {
@@ -18,10 +20,12 @@ async function runRows(database: Database) {
   );
 }
 
+/** A QUEUED run of the one applied schedule, due a second before T0. */
 async function insertRun(database: Database, key: string, trigger: 'MANUAL' | 'SCHEDULED'): Promise<void> {
+  const dueIso = new Date(T0 - 1_000).toISOString();
   await database.db.execute(
     sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-        select id, version, now() - interval '1 second', ${trigger}, ${key}, 'QUEUED', 2, 'default', now() - interval '1 second', 1 from schedules`,
+        select id, version, ${dueIso}::timestamptz, ${trigger}, ${key}, 'QUEUED', 2, 'default', ${dueIso}::timestamptz, 1 from schedules`,
   );
 }
 
@@ -33,17 +37,24 @@ describe('runner lifecycle', () => {
 
   it('graceful shutdown: stops claiming, and releases what did not finish within the drain timeout', async () => {
     database = await createPgliteDatabase();
-    const now = Date.now();
-    await applyManifests(database, { 'a.yaml': scheduleManifest('slow', { cron: '0 0 1 1 *', timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } }) }, now);
-    await database.db.execute(
-      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-          select id, version, now(), 'MANUAL', 'slow:manual', 'QUEUED', 2, 'default', now(), 1 from schedules`,
-    );
-    const runner = new Runner(database, { clock: systemClock, concurrency: 2, leaseMs: 30_000, drainTimeoutMs: 300, killGraceMs: 200, baseDir: process.cwd(), env: process.env });
+    await applyManifests(database, { 'a.yaml': scheduleManifest('slow', { cron: '0 0 1 1 *', timeout: '10m' }) }, T0);
+    await insertRun(database, 'slow:manual', 'MANUAL');
+    const clock = new ManualClock(T0);
+    const jobs = heldJobs(); // a job that does not end by itself
+    const drainTimeoutMs = 300;
+    const runner = new Runner(database, { clock, concurrency: 2, leaseMs: 30_000, drainTimeoutMs, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute });
     await runner.start();
-    for (let i = 0; i < 100 && runner.worker.activeCount === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await jobs.whenStarted(1);
     expect(runner.worker.activeCount).toBe(1);
-    await runner.stop();
+    const stopping = runner.stop();
+    // The drain gives the job its timeout, and stops it then, not before.
+    const drainEndsMs = clock.nowMs() + drainTimeoutMs;
+    await Promise.race([clock.waitForTimerDueBy(drainEndsMs), stopping]);
+    clock.set(drainEndsMs - 1);
+    expect(jobs.running.size).toBe(1);
+    clock.set(drainEndsMs);
+    await stopping;
+    expect(jobs.abortedAtMs.get(jobs.started[0]!)).toBe(drainEndsMs);
     expect(await runRows(database)).toEqual([{ scheduled_for: expect.any(String), status: 'QUEUED', status_reason: null, lease_owner: null, attempts: 1 }]);
     const [attempt] = await queryRows<{ status: string; error: string }>(database.db, sql`select status, error from run_attempts`);
     expect(attempt).toEqual({ status: 'CANCELLED', error: 'runner shut down before the attempt finished; run released to other runners' });
@@ -106,7 +117,8 @@ describe('runner lifecycle', () => {
     await applyManifests(database, { 'a.yaml': scheduleManifest('pausable', { cron: '*/10 * * * *' }) }, t0);
     await database.db.execute(sql`update schedules set paused_at = '2026-11-29T12:00:00Z', paused_by = 'ops', paused_reason = 'incident', paused_until = '2026-11-29T12:25:00Z'`);
     const clock = new ManualClock(t0 + 10 * 60_000 + 5);
-    const runner = new Runner(database, { clock, concurrency: 0 + 1, baseDir: process.cwd(), env: process.env });
+    const jobs = heldJobs();
+    const runner = new Runner(database, { clock, concurrency: 0 + 1, baseDir: process.cwd(), env: {}, execute: jobs.execute });
     for (const minute of [10, 20, 30]) {
       clock.set(t0 + minute * 60_000 + 5);
       await runSchedulerTick(database, { nowMs: clock.nowMs(), policy });
@@ -121,37 +133,47 @@ describe('runner lifecycle', () => {
     expect(schedule?.paused).toBe(false);
     const [audit] = await queryRows<{ action: string; reason: string }>(database.db, sql`select action, reason from audit_log where action = 'SCHEDULE_RESUMED'`);
     expect(audit).toEqual({ action: 'SCHEDULE_RESUMED', reason: 'pause expired' });
+    jobs.finishAll();
     await runner.worker.waitForExecutions(10_000);
     await runner.worker.flushCompletions();
   });
 
   it('cancel of a running run stops its process at once (NOTIFY), not at the next heartbeat', async () => {
     database = await createPgliteDatabase();
-    await applyManifests(database, { 'a.yaml': scheduleManifest('long', { cron: '0 0 1 1 *', timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } }) }, Date.now());
+    await applyManifests(database, { 'a.yaml': scheduleManifest('long', { cron: '0 0 1 1 *', timeout: '10m' }) }, T0);
     await insertRun(database, 'long:manual', 'MANUAL');
-    const runner = new Runner(database, { clock: systemClock, concurrency: 1, leaseMs: 60_000, killGraceMs: 200, baseDir: process.cwd(), env: process.env });
+    const clock = new ManualClock(T0);
+    const jobs = heldJobs(); // a job that does not end by itself
+    const runner = new Runner(database, { clock, concurrency: 1, leaseMs: 60_000, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute });
     await runner.start();
-    for (let i = 0; i < 100 && runner.worker.activeCount === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await jobs.whenStarted(1);
     expect(runner.worker.activeCount).toBe(1);
-    const started = Date.now();
-    await cancelRun(database, { runId: 1, nowMs: Date.now(), author: { actor: 'ops', reason: 'wrong day', gitSha: null } });
-    for (let i = 0; i < 100 && runner.worker.activeCount > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once its first tick is over (leases renewed), the loop sleeps until its next heartbeat at
+    // the latest: a cancel sent earlier could be found by that tick's heartbeat instead.
+    await clock.waitForTimerDueBy(T0 + 20_000);
+    const started = clock.nowMs();
+    await cancelRun(database, { runId: 1, nowMs: clock.nowMs(), author: { actor: 'ops', reason: 'wrong day', gitSha: null } });
+    await jobs.whenAborted(1);
+    await runner.worker.waitForExecutions(60_000);
     expect(runner.worker.activeCount).toBe(0);
-    // The lease is 60 s (heartbeat every 20 s): only the notification explains a prompt stop.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The lease is 60 s (heartbeat every 20 s) and the clock never moved: no heartbeat or other
+    // timer of the runner can have fired, only the notification explains the stop.
+    expect(clock.nowMs() - started).toBeLessThan(5_000);
     await runner.stop();
     expect((await runRows(database))[0]?.status).toBe('CANCELLED');
   });
 
   it('a paused schedule starts no scheduled run, but a manual trigger still runs', async () => {
     database = await createPgliteDatabase();
-    await applyManifests(database, { 'a.yaml': scheduleManifest('held', { cron: '0 0 1 1 *' }) }, Date.now());
-    await database.db.execute(sql`update schedules set paused_at = now(), paused_by = 'ops', paused_reason = 'incident'`);
+    await applyManifests(database, { 'a.yaml': scheduleManifest('held', { cron: '0 0 1 1 *' }) }, T0);
+    await database.db.execute(sql`update schedules set paused_at = ${new Date(T0 - 60_000).toISOString()}::timestamptz, paused_by = 'ops', paused_reason = 'incident'`);
     await insertRun(database, 'held:scheduled', 'SCHEDULED');
     await insertRun(database, 'held:manual', 'MANUAL');
-    const runner = new Runner(database, { clock: systemClock, concurrency: 2, baseDir: process.cwd(), env: process.env });
+    const jobs = heldJobs();
+    const runner = new Runner(database, { clock: new ManualClock(T0), concurrency: 2, baseDir: process.cwd(), env: {}, execute: jobs.execute });
     await runner.tick();
     expect(runner.worker.activeCount).toBe(1);
+    jobs.finishAll();
     await runner.worker.waitForExecutions(10_000);
     await runner.worker.flushCompletions();
     const rows = await queryRows<{ trigger_type: string; status: string }>(database.db, sql`select trigger_type, status from schedule_runs order by trigger_type`);

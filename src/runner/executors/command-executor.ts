@@ -138,6 +138,7 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
         return;
       }
       terminate();
+      // Real time, not the runner's clock: it watches real processes die (see long-timer.ts).
       pollTimer ??= setInterval(checkGroup, GROUP_POLL_MS);
     };
 

@@ -1,13 +1,12 @@
-/** setTimeout fires after 1 ms for delays above 2^31-1 ms (~24.8 days); longer timeouts are re-armed in steps. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+import { systemClock } from '../../shared/clock.js';
 
-/** Calls `onFire` once after `delayMs`; the returned function cancels it (idempotent). */
+/**
+ * Calls `onFire` once after `delayMs` of real time (delays past setTimeout's limit are re-armed
+ * in steps); the returned function cancels it (idempotent). The executors' timers (a job's
+ * timeout, the kill grace between SIGTERM and SIGKILL, the output drain) stay on real time
+ * whatever clock the runner was given: they bound a real process or socket, which keeps running
+ * while a test's manual clock stands still, so a manual clock would make them never fire.
+ */
 export function startTimer(delayMs: number, onFire: () => void): () => void {
-  let handle: NodeJS.Timeout | undefined;
-  const arm = (remainingMs: number): void => {
-    const stepMs = Math.min(remainingMs, MAX_TIMER_DELAY_MS);
-    handle = setTimeout(() => (remainingMs > stepMs ? arm(remainingMs - stepMs) : onFire()), stepMs);
-  };
-  arm(Math.max(0, delayMs));
-  return () => clearTimeout(handle);
+  return systemClock.setTimer(delayMs, onFire);
 }
