@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/time/cron-parse.js';
 import { slotsBetween, type DstPolicy } from '../../src/time/slots.js';
+import { ZoneRules } from '../../src/time/zone.js';
 
 function slots(cron: string, timezone: string, dst: Partial<DstPolicy>, from: string, to: string): string[] {
   const parsed = parseCron(cron);
@@ -77,5 +78,20 @@ describe('interval-like schedules across transitions', () => {
   it('ignores dst options: the repeated hour fires in both passes even with fold: first', () => {
     const firstOnly = slots('30 * * * *', 'America/New_York', { fold: 'first' }, '2026-11-01T04:00Z', '2026-11-01T08:00Z');
     expect(firstOnly).toEqual(['2026-11-01T04:30', '2026-11-01T05:30', '2026-11-01T06:30', '2026-11-01T07:30'].map(z));
+  });
+});
+
+// Counterexamples found by differential testing against a brute-force zoneinfo enumerator (issue
+// 17), checked against this machine's ICU data; test/time/slots-differential.test.ts explores more.
+describe('transitions the zone table once lost or misordered', () => {
+  it('keeps a transition exactly at 1 January 00:00 UTC (Antarctica/Casey 1969: +00 → +08)', () => {
+    // Midnight of 1 January 1969 is skipped (00:00 → 08:00): shifted, it runs at 08:00 = 00:00Z.
+    // The table once dropped the transition and put a slot at 16:00 local on 31 December.
+    expect(slots('0 0 * * *', 'Antarctica/Casey', {}, '1968-12-30T00:00Z', '1969-01-03T00:00Z')).toEqual(['1968-12-30T00:00', '1968-12-31T00:00', '1969-01-01T00:00', '1969-01-01T16:00', '1969-01-02T16:00'].map(z));
+    expect(slots('0 0 * * *', 'Antarctica/Casey', { gap: 'skip' }, '1968-12-30T00:00Z', '1969-01-03T00:00Z')).toEqual(['1968-12-30T00:00', '1968-12-31T00:00', '1969-01-01T16:00', '1969-01-02T16:00'].map(z));
+    const casey = new ZoneRules('Antarctica/Casey');
+    const newYear = Date.parse('1969-01-01T00:00Z');
+    expect(casey.transitionsBetween(newYear - 86_400_000, newYear + 86_400_000)).toEqual([{ atMs: newYear, offsetBeforeMs: 0, offsetAfterMs: 8 * 3_600_000 }]);
+    expect([casey.offsetAt(newYear - 1000), casey.offsetAt(newYear)]).toEqual([0, 8 * 3_600_000]);
   });
 });
