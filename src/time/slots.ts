@@ -32,6 +32,9 @@ export interface SlotRules {
 /** A generator gives up after this many consecutive local days without a slot. */
 const MAX_EMPTY_DAYS = 366 * 8;
 
+/** Longest run of consecutive transition days merged into one ordered stream. */
+const MAX_IRREGULAR_RUN_DAYS = 16;
+
 /**
  * Day matchers are stateless and depend on the day fields and dayMatch only (the inputs of
  * createDayMatcher): the calendars of a 10,000-schedule plan share a few dozen of them.
@@ -101,7 +104,11 @@ export class SlotCalendar {
     return !this.zone.hasTransitionNear(dayNumber * MS_PER_DAY + MS_PER_DAY / 2, MS_PER_DAY / 2);
   }
 
-  /** All slots of one local day (the day is assumed to match), ascending and unique. */
+  /**
+   * The slots that the wall times of local day `dayNumber` produce (the day is assumed to match),
+   * ascending and unique. A time shifted over a gap can land on the next local day, where it may
+   * also be that day's own slot: `iterate` merges such days, this list does not.
+   */
   slotsOfDay(dayNumber: number): number[] {
     const dayStartWall = dayNumber * MS_PER_DAY;
     if (this.isRegularDay(dayNumber)) {
@@ -133,16 +140,28 @@ export class SlotCalendar {
   }
 
   /**
-   * Slots strictly after `afterMs`, ascending, lazily; stops after 8 years without a slot. A matching
-   * day can have no slot (its only times fall in a DST gap under `gap: skip`), so it counts as empty:
-   * counting matching days instead would loop forever on such a schedule.
+   * Slots strictly after `afterMs`, strictly ascending, lazily; stops after 8 years without a slot.
+   * A matching day can have no slot (its only times fall in a DST gap under `gap: skip`), so it
+   * counts as empty: counting matching days instead would loop forever on such a schedule.
+   *
+   * Consecutive transition days are merged into one stream, because their slots interleave: a
+   * repeated hour that crosses local midnight (America/St_Johns 2006: 23:01–00:01) fires the
+   * second pass of 23:30 after the first pass of 00:00, and a time shifted over a gap just before
+   * midnight (America/Nuuk: 23:00 → 00:00) is the next day's own midnight slot. A slot is an
+   * instant: two wall times that reach the same instant are one slot, reported (preview,
+   * businessDate) at the local time it really happens, 00:00 of the next day.
    */
   *iterate(afterMs: number): Generator<number, void, undefined> {
-    const startDay = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
+    let day = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
+    // Start with the run of transition days that holds the day before `afterMs`: its earlier days
+    // can have slots later than `afterMs`.
+    for (let back = 0; back < MAX_IRREGULAR_RUN_DAYS && !this.isRegularDay(day - 1); back += 1) day -= 1;
+    let lastMs = afterMs;
     let emptyDays = 0;
-    for (let day = startDay; emptyDays < MAX_EMPTY_DAYS; day += 1) {
+    while (emptyDays < MAX_EMPTY_DAYS) {
       if (!this.days.matches(day)) {
         emptyDays += 1;
+        day += 1;
         continue;
       }
       if (this.isRegularDay(day)) {
@@ -150,26 +169,33 @@ export class SlotCalendar {
         const offset = this.zone.offsetAt(day * MS_PER_DAY);
         const base = day * MS_PER_DAY - offset;
         const times = this.times;
-        // Binary search for the first time after `afterMs`: a per-second cron has 86,400 times a day,
+        // Binary search for the first time after `lastMs`: a per-second cron has 86,400 times a day,
         // and walking them linearly on every call blocked the runner's event loop for ~100 ms.
         let index = 0;
-        if (base + times[times.length - 1]! * MS_PER_SECOND <= afterMs) index = times.length;
-        else if (base + times[0]! * MS_PER_SECOND <= afterMs) {
+        if (base + times[times.length - 1]! * MS_PER_SECOND <= lastMs) index = times.length;
+        else if (base + times[0]! * MS_PER_SECOND <= lastMs) {
           let low = 0;
           let high = times.length - 1;
           while (low < high) {
             const mid = (low + high) >> 1;
-            if (base + times[mid]! * MS_PER_SECOND > afterMs) high = mid;
+            if (base + times[mid]! * MS_PER_SECOND > lastMs) high = mid;
             else low = mid + 1;
           }
           index = low;
         }
-        for (; index < times.length; index += 1) yield base + times[index]! * MS_PER_SECOND;
-      } else {
-        const slots = this.slotsOfDay(day);
-        emptyDays = slots.length === 0 ? emptyDays + 1 : 0;
-        for (const slot of slots) if (slot > afterMs) yield slot;
+        for (; index < times.length; index += 1) yield (lastMs = base + times[index]! * MS_PER_SECOND);
+        day += 1;
+        continue;
       }
+      const slots: number[] = [];
+      const firstDay = day;
+      do {
+        if (this.days.matches(day)) slots.push(...this.slotsOfDay(day));
+        day += 1;
+      } while (!this.isRegularDay(day) && day - firstDay < MAX_IRREGULAR_RUN_DAYS);
+      slots.sort((a, b) => a - b);
+      emptyDays = slots.length === 0 ? emptyDays + (day - firstDay) : 0;
+      for (const slot of slots) if (slot > lastMs) yield (lastMs = slot);
     }
   }
 }
