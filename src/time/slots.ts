@@ -149,7 +149,7 @@ export class SlotCalendar {
    * second pass of 23:30 after the first pass of 00:00, and a time shifted over a gap just before
    * midnight (America/Nuuk: 23:00 → 00:00) is the next day's own midnight slot. A slot is an
    * instant: two wall times that reach the same instant are one slot, reported (preview,
-   * businessDate) at the local time it really happens, 00:00 of the next day.
+   * businessDate, runs per day) at the local time it really happens, 00:00 of the next day.
    */
   *iterate(afterMs: number): Generator<number, void, undefined> {
     let day = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
