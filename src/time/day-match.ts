@@ -66,6 +66,18 @@ export function secondsOfDay(cron: CronExpression): number[] {
   return result;
 }
 
+/** Number of `times` (ascending seconds of the day) below `second`: where a range of them starts. */
+export function countTimesBefore(times: readonly number[], second: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (times[middle]! < second) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Number of matching wall times per day, without enumerating them. */
 export function timesPerDay(cron: CronExpression): number {
   return cron.hours.length * cron.minutes.length * cron.seconds.length;

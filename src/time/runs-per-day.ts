@@ -4,10 +4,10 @@
  * corrected by counting matching wall times inside its gap or fold. `* * * * * *` costs the same
  * as `@daily`.
  */
-import { formatCivilDate, civilFromDays, MS_PER_DAY } from './civil.js';
-import { countTimesInRange, timesPerDay, type DayMatcher } from './day-match.js';
+import { formatCivilDate, civilFromDays, MS_PER_DAY, SECONDS_PER_DAY } from './civil.js';
+import { countTimesBefore, countTimesInRange, timesPerDay, type DayMatcher } from './day-match.js';
 import type { SlotCalendar } from './slots.js';
-import { wallRangesOnDay, type WallRange } from './wall-ranges.js';
+import { wallRangesBefore, wallRangesOnDay, type WallRange } from './wall-ranges.js';
 
 export interface RunsPerDay {
   /** Largest count on any local day of the window. */
@@ -22,12 +22,23 @@ export interface RunsPerDay {
 
 export const RUNS_PER_DAY_WINDOW_DAYS = 35;
 
+/**
+ * Slots whose instant falls on local day `dayNumber`, whichever day's wall time produced them: a
+ * time shifted over a gap just before midnight (America/Nuuk: Saturday 23:00 → Sunday 00:00) runs,
+ * and counts, on the next day, once even when that day has its own slot at the same instant.
+ */
 export function countRunsOnDay(calendar: SlotCalendar, dayNumber: number): number {
-  if (!calendar.days.matches(dayNumber)) return 0;
-  const base = timesPerDay(calendar.rules.cron);
-  if (calendar.isRegularDay(dayNumber)) return base;
-  let count = base;
-  for (const range of wallRangesOnDay(calendar.zone, dayNumber)) count += correctionFor(calendar, range);
+  const { cron, dst } = calendar.rules;
+  const matches = calendar.days.matches(dayNumber);
+  const shifts = !cron.intervalLike && dst.gap === 'shift';
+  if (!matches && !shifts) return 0;
+  if (calendar.isRegularDay(dayNumber)) return matches ? timesPerDay(cron) : 0;
+  let count = 0;
+  if (matches) {
+    count = timesPerDay(cron);
+    for (const range of wallRangesOnDay(calendar.zone, dayNumber)) count += correctionFor(calendar, range);
+  }
+  if (shifts) count += countShiftedArrivals(calendar, dayNumber, matches);
   return count;
 }
 
@@ -36,25 +47,40 @@ function correctionFor(calendar: SlotCalendar, range: WallRange): number {
   const inside = countTimesInRange(cron, range.fromSecond, range.toSecond);
   if (range.kind === 'fold') return cron.intervalLike || dst.fold === 'both' ? inside : 0;
   if (cron.intervalLike || dst.gap === 'skip') return -inside;
-  return -countShiftCollisions(calendar, range);
+  return -countShiftedAway(calendar, range);
 }
 
-/** Gap times that, shifted by the gap length, land on a wall time that is itself a slot. */
-function countShiftCollisions(calendar: SlotCalendar, range: WallRange): number {
-  const { cron } = calendar.rules;
-  const hours = new Set(cron.hours);
-  const minutes = new Set(cron.minutes);
-  const seconds = new Set(cron.seconds);
-  let collisions = 0;
-  for (const time of calendar.times) {
-    if (time < range.fromSecond) continue;
-    if (time >= range.toSecond) break;
-    const shifted = time + range.lengthSeconds;
-    if (shifted >= 86_400) continue;
-    const matches = hours.has(Math.floor(shifted / 3600)) && minutes.has(Math.floor(shifted / 60) % 60) && seconds.has(shifted % 60);
-    if (matches) collisions += 1;
+/**
+ * Gap times that, shifted by the gap length, are no slot of their own: they land on a wall time
+ * of the same day that is itself a slot, or on a later day (counted there).
+ */
+function countShiftedAway(calendar: SlotCalendar, range: WallRange): number {
+  const times = calendar.times;
+  let away = 0;
+  for (let index = countTimesBefore(times, range.fromSecond); index < times.length && times[index]! < range.toSecond; index += 1) {
+    const shifted = times[index]! + range.lengthSeconds;
+    if (shifted >= SECONDS_PER_DAY || isTimeOf(times, shifted)) away += 1;
   }
-  return collisions;
+  return away;
+}
+
+/** Gap times of earlier days that, shifted, land on local day `dayNumber` and are not one of its own slots. */
+function countShiftedArrivals(calendar: SlotCalendar, dayNumber: number, dayMatches: boolean): number {
+  const times = calendar.times;
+  let arrivals = 0;
+  for (const range of wallRangesBefore(calendar.zone, dayNumber)) {
+    if (range.kind !== 'gap' || !calendar.days.matches(range.dayNumber)) continue;
+    for (let index = countTimesBefore(times, range.fromSecond); index < times.length && times[index]! < range.toSecond; index += 1) {
+      const shifted = times[index]! + range.lengthSeconds;
+      const landingDay = range.dayNumber + Math.floor(shifted / SECONDS_PER_DAY);
+      if (landingDay === dayNumber && !(dayMatches && isTimeOf(times, shifted % SECONDS_PER_DAY))) arrivals += 1;
+    }
+  }
+  return arrivals;
+}
+
+function isTimeOf(times: readonly number[], second: number): boolean {
+  return times[countTimesBefore(times, second)] === second;
 }
 
 /**

@@ -10,8 +10,9 @@
  *   and `dst.fold` (first, second, both).
  */
 import type { CronExpression, DayMatch } from './cron-parse.js';
-import { MS_PER_DAY, MS_PER_SECOND } from './civil.js';
-import { createDayMatcher, dayFieldsKey, secondsOfDay, type DayMatcher } from './day-match.js';
+import { MS_PER_DAY, MS_PER_SECOND, SECONDS_PER_DAY } from './civil.js';
+import { countTimesBefore, createDayMatcher, dayFieldsKey, secondsOfDay, type DayMatcher } from './day-match.js';
+import { wallRangesOnDay, type WallRange } from './wall-ranges.js';
 import { getZoneRules, type ZoneRules } from './zone.js';
 
 export type DstGapPolicy = 'shift' | 'skip';
@@ -31,6 +32,9 @@ export interface SlotRules {
 
 /** A generator gives up after this many consecutive local days without a slot. */
 const MAX_EMPTY_DAYS = 366 * 8;
+
+/** Longest run of consecutive transition days merged into one ordered stream. */
+const MAX_IRREGULAR_RUN_DAYS = 16;
 
 /**
  * Day matchers are stateless and depend on the day fields and dayMatch only (the inputs of
@@ -80,6 +84,18 @@ function wallTimesOf(cron: CronExpression): readonly number[] {
   return times;
 }
 
+/**
+ * Wall times `fromSecond <= t < toSecond` of the local day starting at `dayStartWall` that fire at
+ * the instant `dayStartWall + t s - offsetMs`: one constant offset, so the piece's slots ascend
+ * with its wall times and can be found by binary search.
+ */
+interface SlotPiece {
+  dayStartWall: number;
+  fromSecond: number;
+  toSecond: number;
+  offsetMs: number;
+}
+
 export class SlotCalendar {
   readonly zone: ZoneRules;
   readonly days: DayMatcher;
@@ -101,76 +117,126 @@ export class SlotCalendar {
     return !this.zone.hasTransitionNear(dayNumber * MS_PER_DAY + MS_PER_DAY / 2, MS_PER_DAY / 2);
   }
 
-  /** All slots of one local day (the day is assumed to match), ascending and unique. */
+  /**
+   * The slots that the wall times of local day `dayNumber` produce (the day is assumed to match),
+   * ascending and unique. A time shifted over a gap can land on the next local day, where it may
+   * also be that day's own slot: `iterate` merges such days, this list does not.
+   */
   slotsOfDay(dayNumber: number): number[] {
-    const dayStartWall = dayNumber * MS_PER_DAY;
-    if (this.isRegularDay(dayNumber)) {
-      const offset = this.zone.offsetAt(dayStartWall);
-      return this.times.map((second) => dayStartWall + second * MS_PER_SECOND - offset);
-    }
-    return this.slotsOfTransitionDay(dayStartWall);
-  }
-
-  private slotsOfTransitionDay(dayStartWall: number): number[] {
-    const { cron, dst } = this.rules;
-    const slots: number[] = [];
-    for (const second of this.times) {
-      const wall = dayStartWall + second * MS_PER_SECOND;
-      const instants = this.zone.instantsForWall(wall);
-      if (instants.length === 1) {
-        slots.push(instants[0]!);
-      } else if (instants.length === 0) {
-        if (!cron.intervalLike && dst.gap === 'shift') slots.push(this.zone.instantShiftedOverGap(wall));
-      } else if (cron.intervalLike || dst.fold === 'both') {
-        slots.push(...instants);
-      } else {
-        slots.push(dst.fold === 'first' ? instants[0]! : instants[instants.length - 1]!);
-      }
-    }
-    slots.sort((a, b) => a - b);
-    // A shifted slot can land on a wall time that is itself a slot (02:30 → 03:30): keep one.
-    return slots.filter((slot, index) => index === 0 || slot !== slots[index - 1]);
+    return [...mergePieces(this.times, this.piecesOfDay(dayNumber), Number.NEGATIVE_INFINITY)];
   }
 
   /**
-   * Slots strictly after `afterMs`, ascending, lazily; stops after 8 years without a slot. A matching
-   * day can have no slot (its only times fall in a DST gap under `gap: skip`), so it counts as empty:
-   * counting matching days instead would loop forever on such a schedule.
+   * A day's wall times cut where a gap or fold starts or ends, each part with the offsets it fires
+   * at: one outside transitions, none in a skipped or interval-like gap, the offset before the gap
+   * for `gap: shift` (02:30 at the old offset is 03:30 at the new one), one or both offsets in a fold.
+   */
+  private piecesOfDay(dayNumber: number): SlotPiece[] {
+    const dayStartWall = dayNumber * MS_PER_DAY;
+    const pieces: SlotPiece[] = [];
+    const addRegular = (fromSecond: number, toSecond: number): void => {
+      if (fromSecond >= toSecond) return;
+      const middleWall = dayStartWall + Math.floor((fromSecond + toSecond) / 2) * MS_PER_SECOND;
+      const instant = this.zone.instantsForWall(middleWall)[0] ?? this.zone.instantShiftedOverGap(middleWall);
+      pieces.push({ dayStartWall, fromSecond, toSecond, offsetMs: middleWall - instant });
+    };
+    let cursor = 0;
+    const ranges = wallRangesOnDay(this.zone, dayNumber).sort((a, b) => a.fromSecond - b.fromSecond);
+    for (const range of ranges) {
+      addRegular(cursor, range.fromSecond);
+      for (const offsetMs of this.offsetsFiringIn(range)) pieces.push({ dayStartWall, fromSecond: range.fromSecond, toSecond: range.toSecond, offsetMs });
+      cursor = Math.max(cursor, range.toSecond);
+    }
+    addRegular(cursor, SECONDS_PER_DAY);
+    return pieces;
+  }
+
+  private offsetsFiringIn(range: WallRange): number[] {
+    const { cron, dst } = this.rules;
+    const { offsetBeforeMs, offsetAfterMs } = range.transition;
+    if (range.kind === 'gap') return !cron.intervalLike && dst.gap === 'shift' ? [offsetBeforeMs] : [];
+    if (cron.intervalLike || dst.fold === 'both') return [offsetBeforeMs, offsetAfterMs];
+    return [dst.fold === 'first' ? offsetBeforeMs : offsetAfterMs];
+  }
+
+  /**
+   * Slots strictly after `afterMs`, strictly ascending, lazily; stops after 8 years without a slot.
+   * A matching day can have no slot (its only times fall in a DST gap under `gap: skip`), so it
+   * counts as empty: counting matching days instead would loop forever on such a schedule.
+   *
+   * Consecutive transition days are merged into one stream, because their slots interleave: a
+   * repeated hour that crosses local midnight (America/St_Johns 2006: 23:01–00:01) fires the
+   * second pass of 23:30 after the first pass of 00:00, and a time shifted over a gap just before
+   * midnight (America/Nuuk: 23:00 → 00:00) is the next day's own midnight slot. A slot is an
+   * instant: two wall times that reach the same instant are one slot, reported (preview,
+   * businessDate, runs per day) at the local time it really happens, 00:00 of the next day.
    */
   *iterate(afterMs: number): Generator<number, void, undefined> {
-    const startDay = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
+    const times = this.times;
+    let day = Math.floor(this.zone.wallFromInstant(afterMs) / MS_PER_DAY) - 1;
+    // Start with the run of transition days that holds the day before `afterMs`: its earlier days
+    // can have slots later than `afterMs`.
+    for (let back = 0; back < MAX_IRREGULAR_RUN_DAYS && !this.isRegularDay(day - 1); back += 1) day -= 1;
+    let lastMs = afterMs;
     let emptyDays = 0;
-    for (let day = startDay; emptyDays < MAX_EMPTY_DAYS; day += 1) {
+    while (emptyDays < MAX_EMPTY_DAYS) {
       if (!this.days.matches(day)) {
         emptyDays += 1;
+        day += 1;
         continue;
       }
       if (this.isRegularDay(day)) {
         emptyDays = 0;
-        const offset = this.zone.offsetAt(day * MS_PER_DAY);
-        const base = day * MS_PER_DAY - offset;
-        const times = this.times;
-        // Binary search for the first time after `afterMs`: a per-second cron has 86,400 times a day,
-        // and walking them linearly on every call blocked the runner's event loop for ~100 ms.
-        let index = 0;
-        if (base + times[times.length - 1]! * MS_PER_SECOND <= afterMs) index = times.length;
-        else if (base + times[0]! * MS_PER_SECOND <= afterMs) {
-          let low = 0;
-          let high = times.length - 1;
-          while (low < high) {
-            const mid = (low + high) >> 1;
-            if (base + times[mid]! * MS_PER_SECOND > afterMs) high = mid;
-            else low = mid + 1;
-          }
-          index = low;
-        }
-        for (; index < times.length; index += 1) yield base + times[index]! * MS_PER_SECOND;
-      } else {
-        const slots = this.slotsOfDay(day);
-        emptyDays = slots.length === 0 ? emptyDays + 1 : 0;
-        for (const slot of slots) if (slot > afterMs) yield slot;
+        const dayStartWall = day * MS_PER_DAY;
+        const offsetMs = this.zone.offsetAt(dayStartWall);
+        for (const slot of mergePieces(times, [{ dayStartWall, fromSecond: 0, toSecond: SECONDS_PER_DAY, offsetMs }], lastMs)) yield (lastMs = slot);
+        day += 1;
+        continue;
+      }
+      const pieces: SlotPiece[] = [];
+      const firstDay = day;
+      do {
+        if (this.days.matches(day)) pieces.push(...this.piecesOfDay(day));
+        day += 1;
+      } while (!this.isRegularDay(day) && day - firstDay < MAX_IRREGULAR_RUN_DAYS);
+      const fires = pieces.some((piece) => countTimesBefore(times, piece.toSecond) > countTimesBefore(times, piece.fromSecond));
+      emptyDays = fires ? 0 : emptyDays + (day - firstDay);
+      for (const slot of mergePieces(times, pieces, lastMs)) yield (lastMs = slot);
+    }
+  }
+}
+
+/**
+ * The slots of `pieces` strictly after `afterMs`, strictly ascending: a merge of one ascending
+ * stream per piece, each entered by binary search, so a per-second schedule (86,400 times a day)
+ * yields its first slot without mapping the whole day. Equal instants from two pieces (a shifted
+ * time and the wall time it lands on) come out once.
+ */
+function* mergePieces(times: readonly number[], pieces: readonly SlotPiece[], afterMs: number): Generator<number, void, undefined> {
+  const next: number[] = [];
+  const ends: number[] = [];
+  for (const piece of pieces) {
+    // First time t of the piece with dayStartWall + t s - offsetMs > afterMs.
+    const afterSecond = Math.floor((afterMs - piece.dayStartWall + piece.offsetMs) / MS_PER_SECOND) + 1;
+    next.push(countTimesBefore(times, Math.max(piece.fromSecond, afterSecond)));
+    ends.push(countTimesBefore(times, piece.toSecond));
+  }
+  let lastMs = afterMs;
+  for (;;) {
+    let best = -1;
+    let bestMs = Number.POSITIVE_INFINITY;
+    for (let index = 0; index < pieces.length; index += 1) {
+      if (next[index]! >= ends[index]!) continue;
+      const piece = pieces[index]!;
+      const slotMs = piece.dayStartWall + times[next[index]!]! * MS_PER_SECOND - piece.offsetMs;
+      if (slotMs < bestMs) {
+        bestMs = slotMs;
+        best = index;
       }
     }
+    if (best < 0) return;
+    next[best]! += 1;
+    if (bestMs > lastMs) yield (lastMs = bestMs);
   }
 }
 

@@ -43,3 +43,9 @@ export function wallRangesOnDay(zone: ZoneRules, dayNumber: number): WallRange[]
   const around = zone.transitionsBetween((dayNumber - 2) * MS_PER_DAY, (dayNumber + 3) * MS_PER_DAY);
   return around.flatMap(wallRangesOf).filter((range) => range.dayNumber === dayNumber);
 }
+
+/** Gaps and folds of the two local days before `dayNumber`, whose times `gap: shift` can move onto it. */
+export function wallRangesBefore(zone: ZoneRules, dayNumber: number): WallRange[] {
+  const around = zone.transitionsBetween((dayNumber - 4) * MS_PER_DAY, (dayNumber + 2) * MS_PER_DAY);
+  return around.flatMap(wallRangesOf).filter((range) => range.dayNumber < dayNumber && range.dayNumber >= dayNumber - 2);
+}

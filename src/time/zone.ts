@@ -111,10 +111,16 @@ export class ZoneRules {
   private buildYear(year: number): YearTable {
     const startMs = Date.UTC(year, 0, 1);
     const endMs = Date.UTC(year + 1, 0, 1);
-    const startOffsetMs = this.rawOffsetMs(startMs);
+    // The table starts with the offset of the second before the year: a transition exactly at
+    // 1 January 00:00 UTC (Antarctica/Casey 1969, Europe/Lisbon 1912…) is this year's first one.
+    // Sampling from the year's first instant would start after it, and the previous year's table
+    // stops before it, so it fell in neither and the year before kept its offset.
+    const startOffsetMs = this.rawOffsetMs(startMs - MS_PER_SECOND);
+    const offsetAtStart = this.rawOffsetMs(startMs);
     const transitions: Transition[] = [];
+    if (!Object.is(offsetAtStart, startOffsetMs)) transitions.push({ atMs: startMs, offsetBeforeMs: startOffsetMs, offsetAfterMs: offsetAtStart });
     let previousMs = startMs;
-    let previousOffset = startOffsetMs;
+    let previousOffset = offsetAtStart;
     for (let sampleMs = startMs + MS_PER_DAY; sampleMs <= endMs; sampleMs += MS_PER_DAY) {
       const offset = this.rawOffsetMs(sampleMs);
       if (offset !== previousOffset) {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/time/cron-parse.js';
-import { slotsBetween, type DstPolicy } from '../../src/time/slots.js';
+import { nextSlot, slotsBetween, type DstPolicy } from '../../src/time/slots.js';
+import { ZoneRules } from '../../src/time/zone.js';
 
-function slots(cron: string, timezone: string, dst: Partial<DstPolicy>, from: string, to: string): string[] {
+function parsedCron(cron: string) {
   const parsed = parseCron(cron);
   if (!parsed.ok) throw new Error(parsed.error.message);
-  const rules = { cron: parsed.cron, timezone, dst: { gap: 'shift', fold: 'first', ...dst } as DstPolicy };
+  return parsed.cron;
+}
+
+function slots(cron: string, timezone: string, dst: Partial<DstPolicy>, from: string, to: string): string[] {
+  const rules = { cron: parsedCron(cron), timezone, dst: { gap: 'shift', fold: 'first', ...dst } as DstPolicy };
   return slotsBetween(rules, Date.parse(from), Date.parse(to)).map((ms) => new Date(ms).toISOString());
 }
 
@@ -77,5 +82,46 @@ describe('interval-like schedules across transitions', () => {
   it('ignores dst options: the repeated hour fires in both passes even with fold: first', () => {
     const firstOnly = slots('30 * * * *', 'America/New_York', { fold: 'first' }, '2026-11-01T04:00Z', '2026-11-01T08:00Z');
     expect(firstOnly).toEqual(['2026-11-01T04:30', '2026-11-01T05:30', '2026-11-01T06:30', '2026-11-01T07:30'].map(z));
+  });
+});
+
+// Counterexamples found by differential testing against a brute-force zoneinfo enumerator (issue
+// 17), checked against this machine's ICU data; test/time/slots-differential.test.ts explores more.
+describe('transitions the zone table once lost or misordered', () => {
+  it('keeps a transition exactly at 1 January 00:00 UTC (Antarctica/Casey 1969: +00 → +08)', () => {
+    // Midnight of 1 January 1969 is skipped (00:00 → 08:00): shifted, it runs at 08:00 = 00:00Z.
+    // The table once dropped the transition and put a slot at 16:00 local on 31 December.
+    expect(slots('0 0 * * *', 'Antarctica/Casey', {}, '1968-12-30T00:00Z', '1969-01-03T00:00Z')).toEqual(['1968-12-30T00:00', '1968-12-31T00:00', '1969-01-01T00:00', '1969-01-01T16:00', '1969-01-02T16:00'].map(z));
+    expect(slots('0 0 * * *', 'Antarctica/Casey', { gap: 'skip' }, '1968-12-30T00:00Z', '1969-01-03T00:00Z')).toEqual(['1968-12-30T00:00', '1968-12-31T00:00', '1969-01-01T16:00', '1969-01-02T16:00'].map(z));
+    const casey = new ZoneRules('Antarctica/Casey');
+    const newYear = Date.parse('1969-01-01T00:00Z');
+    expect(casey.transitionsBetween(newYear - 86_400_000, newYear + 86_400_000)).toEqual([{ atMs: newYear, offsetBeforeMs: 0, offsetAfterMs: 8 * 3_600_000 }]);
+    expect([casey.offsetAt(newYear - 1000), casey.offsetAt(newYear)]).toEqual([0, 8 * 3_600_000]);
+  });
+
+  it('fires a repeated hour that crosses local midnight in time order (America/St_Johns 2006-10-29)', () => {
+    // 00:01 NDT (-02:30) → 23:01 NST (-03:30) at 02:31Z: 23:01–24:00 of the 28th and 00:00–00:01 of
+    // the 29th happen twice, so 00:00 (02:30Z) comes before the second 23:30 (03:00Z).
+    const expected = ['2006-10-29T01:30', '2006-10-29T02:00', '2006-10-29T02:30', '2006-10-29T03:00', '2006-10-29T03:30', '2006-10-29T04:00'].map(z);
+    expect(slots('0,30 * * * *', 'America/St_Johns', {}, '2006-10-29T01:30Z', '2006-10-29T04:01Z')).toEqual(expected);
+    expect(slots('0,30 * * * *', 'America/St_Johns', { fold: 'first' }, '2006-10-29T01:30Z', '2006-10-29T04:01Z')).toEqual(expected);
+    expect(slots('0,30 0,23 * * *', 'America/St_Johns', { fold: 'both' }, '2006-10-28T12:00Z', '2006-10-29T12:00Z')).toEqual(['2006-10-29T01:30', '2006-10-29T02:00', '2006-10-29T02:30', '2006-10-29T03:00', '2006-10-29T03:30', '2006-10-29T04:00'].map(z));
+    expect(slots('0,30 0,23 * * *', 'America/St_Johns', { fold: 'second' }, '2006-10-28T12:00Z', '2006-10-29T12:00Z')).toEqual(['2006-10-29T01:30', '2006-10-29T03:00', '2006-10-29T03:30', '2006-10-29T04:00'].map(z));
+    const rules = { cron: parsedCron('0,30 * * * *'), timezone: 'America/St_Johns', dst: { gap: 'shift', fold: 'first' } as DstPolicy };
+    expect(new Date(nextSlot(rules, Date.parse('2006-10-29T02:00Z'))!).toISOString()).toBe(z('2006-10-29T02:30'));
+  });
+
+  it('fires a time shifted onto the next day\'s own slot once (America/Nuuk 2025-03-29)', () => {
+    // Saturday 23:00 -02 → Sunday 00:00 -01 at 01:00Z: Saturday's 23:00, shifted by the gap, is
+    // Sunday's midnight (01:00Z), which is also Sunday's own slot.
+    const expected = ['2025-03-29T01:00', '2025-03-29T02:00', '2025-03-30T01:00', '2025-03-31T00:00', '2025-03-31T01:00'].map(z);
+    for (const gap of ['shift', 'skip'] as const) {
+      expect(slots('0 0,23 * * *', 'America/Nuuk', { gap }, '2025-03-29T00:00Z', '2025-03-31T02:00Z')).toEqual(expected);
+    }
+    for (const cron of ['0 */1 * * *', '*/15 0-23 * * *']) {
+      const fired = slots(cron, 'America/Nuuk', {}, '2025-03-29T12:00Z', '2025-03-30T12:00Z');
+      expect(new Set(fired).size).toBe(fired.length);
+      expect([...fired].sort()).toEqual(fired);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/time/cron-parse.js';
-import { createSlotCalendar, type DstPolicy } from '../../src/time/slots.js';
+import { createSlotCalendar, slotsBetween, type DstPolicy } from '../../src/time/slots.js';
 import { countRunsOnDay, countRunsPerDay } from '../../src/time/runs-per-day.js';
 import { daysFromCivil } from '../../src/time/civil.js';
 
@@ -80,4 +80,38 @@ describe('runs per day', () => {
       }
     });
   }
+
+  it('counts a slot shifted past midnight on the day it runs, once (America/Nuuk 2025-03-29)', () => {
+    // Saturday 23:00 -02 → Sunday 00:00 -01: Saturday's shifted 23:00 is Sunday's midnight.
+    const saturday = daysFromCivil(2025, 3, 29);
+    const hourly = calendar('0 0-23 * * *', 'America/Nuuk');
+    expect([countRunsOnDay(hourly, saturday), countRunsOnDay(hourly, saturday + 1)]).toEqual([23, 24]);
+    const lateEvening = calendar('0 23 * * *', 'America/Nuuk');
+    expect([countRunsOnDay(lateEvening, saturday), countRunsOnDay(lateEvening, saturday + 1)]).toEqual([0, 2]);
+    expect([countRunsOnDay(calendar('0 23 * * *', 'America/Nuuk', { gap: 'skip' }), saturday), countRunsOnDay(calendar('0 23 * * *', 'America/Nuuk', { gap: 'skip' }), saturday + 1)]).toEqual([0, 1]);
+    // Saturdays only: the shifted slot still runs on Sunday, a day the expression does not match.
+    const saturdays = calendar('0 23 * * 6', 'America/Nuuk');
+    expect([countRunsOnDay(saturdays, saturday), countRunsOnDay(saturdays, saturday + 1)]).toEqual([0, 1]);
+  });
+
+  // Each slot counts on the local day of its instant, whichever day's wall time produced it.
+  const shiftZones: Array<[string, [number, number, number]]> = [
+    ['America/Nuuk', [2025, 3, 29]],
+    ['America/Santiago', [2026, 9, 6]],
+    ['Pacific/Apia', [2011, 12, 30]],
+    ['America/St_Johns', [2006, 10, 29]],
+  ];
+  it.each(shiftZones)('matches the slots whose instant falls on each day in %s', (zone, [y, m, d]) => {
+    const day = daysFromCivil(y, m, d);
+    for (const expression of ['0 0,23 * * *', '0 23 * * *', '30 22-23 * * 5,6', '0,30 0-23 * * *', '15 0-2,23 * * *', '0 * * * *', '*/20 * * * * *']) {
+      for (const policy of [{ gap: 'shift', fold: 'first' }, { gap: 'skip', fold: 'both' }, { gap: 'shift', fold: 'second' }] as DstPolicy[]) {
+        const cal = calendar(expression, zone, policy);
+        const slots = slotsBetween(cal, (day - 4) * 86_400_000, (day + 5) * 86_400_000);
+        for (let dayNumber = day - 2; dayNumber <= day + 2; dayNumber += 1) {
+          const onDay = slots.filter((slot) => Math.floor(cal.zone.wallFromInstant(slot) / 86_400_000) === dayNumber).length;
+          expect(countRunsOnDay(cal, dayNumber), `${expression} ${JSON.stringify(policy)} day ${dayNumber - day}`).toBe(onDay);
+        }
+      }
+    }
+  });
 });
