@@ -194,6 +194,8 @@ class SimpleReader {
       } else if (indent === 0 && text.startsWith('---', start)) {
         if (end - start !== 3) throw OUTSIDE_SUBSET;
         this.finishDocument(documents, pendingComments, separators > 0);
+        // Too many documents is yaml's diagnostic (CF005): stop reading instead of reading them all twice.
+        if (documents.length > MAX_DOCUMENTS) throw OUTSIDE_SUBSET;
         pendingComments = [];
         separators += 1;
       } else {
