@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { readPullRequestEvent, workflowRunUrl, type PullRequestEvent } from '../../github/event-context.js';
+import { labelAcceptsHead, readPullRequestEvent, workflowRunUrl, type PullRequestEvent } from '../../github/event-context.js';
 import { GitHubClient } from '../../github/github-client.js';
 import { renderApplyComment } from '../../github/render-apply-comment.js';
 import {
@@ -41,7 +41,7 @@ export default class GithubComment extends CronformCommand {
     pr: Flags.integer({ description: 'pull request number (default: from the event in GITHUB_EVENT_PATH)', min: 1, exclusive: ['commit'] }),
     commit: Flags.string({ description: 'comment on the merged pull request of this commit (a push to main)' }),
     'bot-login': Flags.string({ description: 'login that comments posted with a GitHub App installation token appear under (GET /user names a personal token\'s)', default: 'github-actions[bot]' }),
-    'accept-label': Flags.string({ description: 'record the risk as accepted when the pull request carries this label' }),
+    'accept-label': Flags.string({ description: 'record the risk as accepted when the pull request carries this label (never on a run started by a push: the label predates the commit)' }),
     repo: Flags.string({ description: 'owner/name', env: 'GITHUB_REPOSITORY' }),
     'api-url': Flags.string({ description: 'GitHub API URL', env: 'GITHUB_API_URL', default: 'https://api.github.com' }),
     'event-path': Flags.string({ description: 'webhook event payload of the run', env: 'GITHUB_EVENT_PATH' }),
@@ -109,7 +109,7 @@ export default class GithubComment extends CronformCommand {
       this.fail(`${flags.plan}: ${(error as Error).message}`);
     }
     const label = flags['accept-label'];
-    const acceptance = label && event?.labels.includes(label)
+    const acceptance = label && event && labelAcceptsHead(event, label)
       ? { label, commit: (event.headSha ?? process.env.GITHUB_SHA ?? '').slice(0, 12) || null, actor: process.env.GITHUB_ACTOR ?? null, runUrl: workflowRunUrl(process.env) }
       : null;
     const { body, risk } = composePlanComment(plan, acceptance);

@@ -102,6 +102,16 @@ describe('the GitOps workflows', () => {
     expect(invocations.find((i) => i.id === 'apply')?.flags.map((f) => f.name)).toEqual(expect.arrayContaining(['auto-approve', 'actor', 'reason']));
   });
 
+  it('plan ignores the accept label on a push and withdraws it', () => {
+    const steps = plan.jobs.plan!.steps;
+    const gated = steps.filter((s) => s.env?.ACCEPTED !== undefined);
+    expect(gated.map((s) => s.name)).toEqual(['Job summary', 'Risk gate']);
+    for (const step of gated) expect(step.env!.ACCEPTED).toMatch(/^\$\{\{ github\.event\.action != 'synchronize' && contains\(/);
+    const withdraw = steps.find((s) => s.name === 'Withdraw the acceptance on a new push')!;
+    expect(withdraw.if).toContain("github.event.action == 'synchronize'");
+    expect(withdraw.run).toMatch(/gh api --method DELETE "repos\/\$GITHUB_REPOSITORY\/issues\/\$PR\/labels\//);
+  });
+
   it('apply runs for main only, also when dispatched by hand, in a GitHub environment', () => {
     expect(apply.on).toHaveProperty('workflow_dispatch');
     const job = apply.jobs.apply!;
