@@ -19,6 +19,11 @@ export interface IssueComment {
   user: { login: string; type: string } | null;
 }
 
+export interface GitHubUser {
+  login: string;
+  type: string;
+}
+
 export interface PullRequestRef {
   number: number;
   html_url: string;
@@ -44,10 +49,15 @@ export class GitHubApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** GitHub's own `message` field, when it answered with one. */
+    readonly githubMessage: string | null = null,
   ) {
     super(message);
   }
 }
+
+/** What GitHub answers `GET /user` for a GitHub App installation token, the Actions GITHUB_TOKEN included. */
+const INSTALLATION_TOKEN_REFUSAL = /resource not accessible by integration/i;
 
 const PAGE_SIZE = 100;
 /** 30,000 comments: far beyond any real pull request, and a bound on a server that never stops paging. */
@@ -79,6 +89,23 @@ export class GitHubClient {
 
   get repository(): string {
     return this.options.repository;
+  }
+
+  /**
+   * The account a personal or OAuth token acts as; null for a GitHub App installation token (the
+   * Actions GITHUB_TOKEN), which `GET /user` refuses with 403 "Resource not accessible by
+   * integration". Any other failure (a bad token, a rate limit) is thrown as usual.
+   */
+  async getAuthenticatedUser(): Promise<GitHubUser | null> {
+    try {
+      const { data } = await this.request('GET', '/user');
+      const login = (data as { login?: unknown } | null)?.login;
+      if (typeof login !== 'string' || login === '') throw new GitHubApiError('GitHub answered GET /user without a login', 200);
+      return { login, type: String((data as { type?: unknown }).type ?? 'User') };
+    } catch (error) {
+      if (error instanceof GitHubApiError && error.status === 403 && INSTALLATION_TOKEN_REFUSAL.test(error.githubMessage ?? '')) return null;
+      throw error;
+    }
   }
 
   /** All comments of an issue or pull request, oldest first. */
@@ -159,7 +186,7 @@ export class GitHubClient {
         await this.sleep(decision.waitMs);
         continue;
       }
-      throw new GitHubApiError(describeFailure({ method, path, repository: this.repository, status: response.status, message, details, headers: response.headers }), response.status);
+      throw new GitHubApiError(describeFailure({ method, path, repository: this.repository, status: response.status, message, details, headers: response.headers }), response.status, message);
     }
   }
 

@@ -6,7 +6,7 @@
  * synchronously and ~200 ms as promises with 32 in flight (four thread-pool round trips per file), and
  * the CLI has nothing else to do meanwhile. The API stays async so that can change without callers.
  */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
@@ -31,6 +31,14 @@ type ReadOutcome = { source: ManifestSource } | { diagnostic: Diagnostic };
  * Loads manifests from files and directories (walked recursively, sorted, `*.yaml`/`*.yml` only,
  * hidden files and directories and node_modules skipped). Files named explicitly are read whatever their
  * extension. Problems are diagnostics, never exceptions.
+ *
+ * Files stay in their manifest root (a directory given, or the directory of a file given): a
+ * symbolic link is followed only when it resolves inside that root, and not into a place the walk
+ * itself skips (a hidden directory such as `.git`, node_modules). A pull request can add links, and
+ * a link to `.git/config` would otherwise put the checkout token into a plan comment through a YAML
+ * error quoting the "manifest". A root inside the working directory must itself resolve inside it
+ * on the same terms (a `schedules` link to `/etc` is refused). A refused file is a CF017 error at
+ * its line 1 that names the link and nothing of its target, which is never opened.
  */
 export async function loadManifestSources(paths: string[], options: { cwd: string }): Promise<LoadResult> {
   return loadManifestSourcesSync(paths, options);
@@ -40,6 +48,18 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
   const displayPath = createDisplayPath(options.cwd);
+  const refuseLink = (absolute: string, root: string): void => {
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.LINK_OUTSIDE_ROOT,
+      message: `${displayPath(absolute)} is a symbolic link (or lies under one) that leads outside ${displayPath(root)}: not read`,
+      hint: 'manifests must be files inside the manifest directory: replace the link with the file itself',
+      file: displayPath(absolute),
+      line: 1,
+      column: 1,
+    });
+  };
+  const realCwd = realpathOrNull(path.resolve(options.cwd));
   let existingPaths = 0;
   for (const given of paths) {
     const absolute = path.resolve(options.cwd, given);
@@ -54,12 +74,32 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
       continue;
     }
     existingPaths += 1;
-    files.push(...(info.isDirectory() ? listManifestFiles(absolute) : [absolute]));
+    const root = info.isDirectory() ? absolute : path.dirname(absolute);
+    const realRoot = realpathOrNull(root);
+    // The root itself, when it is in the working directory, must not lead out of it.
+    const rootInsideCwd = realCwd !== null && isLexicallyInside(path.resolve(options.cwd), root);
+    if (realRoot === null || (rootInsideCwd && !staysInside(path.resolve(options.cwd), realCwd, root, realRoot))) {
+      refuseLink(absolute, rootInsideCwd ? path.resolve(options.cwd) : root);
+      continue;
+    }
+    if (!info.isDirectory()) {
+      if (staysInside(root, realRoot, absolute, realpathOrNull(absolute))) files.push(absolute);
+      else refuseLink(absolute, root);
+      continue;
+    }
+    const walked = listManifestFiles(absolute);
+    for (const link of walked.links) if (!staysInside(root, realRoot, link, realpathOrNull(link))) refuseLink(link, root);
+    for (const file of walked.files) {
+      if (staysInside(root, realRoot, file, realpathOrNull(file))) files.push(file);
+      else refuseLink(file, root);
+    }
   }
   // The same file named twice (a directory and a file inside it) is loaded once.
   const unique = [...new Set(files)];
-  // When every path was missing, CF001 already says so; "no manifests" would only repeat it.
-  if (unique.length === 0 && existingPaths > 0) {
+  // When every path was missing or a refused link, CF001 or CF017 already says so; "no manifests"
+  // would only repeat it.
+  const refusedLinks = diagnostics.some((d) => d.code === DiagnosticCodes.LINK_OUTSIDE_ROOT);
+  if (unique.length === 0 && existingPaths > 0 && !refusedLinks) {
     diagnostics.push({
       severity: 'error',
       code: DiagnosticCodes.NO_MANIFESTS,
@@ -77,16 +117,21 @@ function loadManifestSourcesSync(paths: string[], options: { cwd: string }): Loa
   return { sources, diagnostics, fileCount: unique.length };
 }
 
-/** Depth-first, entries in code-point order, so output does not depend on the file system or locale. */
-function listManifestFiles(directory: string): string[] {
+/**
+ * Depth-first, entries in code-point order, so output does not depend on the file system or locale.
+ * Links to files are listed with the files (the caller checks where they lead); links to
+ * directories are not walked (a link cycle would never end) but listed, so one leading out of the
+ * root is reported rather than silently skipped.
+ */
+function listManifestFiles(directory: string, found: { files: string[]; links: string[] } = { files: [], links: [] }): { files: string[]; links: string[] } {
   const entries = readdirSync(directory, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const found: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) found.push(...listManifestFiles(full));
-    else if (isManifestName(entry.name) && isFile(entry, full)) found.push(full);
+    if (entry.isDirectory()) listManifestFiles(full, found);
+    else if (entry.isSymbolicLink() && isDirectoryTarget(full)) found.links.push(full);
+    else if (isManifestName(entry.name) && isFile(entry, full)) found.files.push(full);
   }
   return found;
 }
@@ -95,12 +140,43 @@ function isManifestName(name: string): boolean {
   return MANIFEST_EXTENSIONS.has(path.extname(name).toLowerCase());
 }
 
-// Symbolic links are followed to files only: following linked directories could loop forever.
+function isDirectoryTarget(link: string): boolean {
+  const target = statOrError(link);
+  return !(target instanceof Error) && target.isDirectory();
+}
+
 function isFile(entry: Dirent, full: string): boolean {
   if (entry.isFile()) return true;
   if (!entry.isSymbolicLink()) return false;
   const target = statOrError(full);
   return !(target instanceof Error) && target.isFile();
+}
+
+/**
+ * Whether `file` (a path under `root`) is read from inside the root: without links its real path is
+ * the same steps below the real root; through links, the real path must still be below the real root
+ * and pass no hidden directory or node_modules, which the walk would have skipped.
+ */
+function staysInside(root: string, realRoot: string, file: string, realFile: string | null): boolean {
+  if (realFile === null) return false;
+  const lexical = path.relative(root, file);
+  const real = path.relative(realRoot, realFile);
+  if (real === lexical) return true;
+  if (real.startsWith(`..${path.sep}`) || real === '..' || path.isAbsolute(real)) return false;
+  return !real.split(path.sep).some((part) => part.startsWith('.') || part === 'node_modules');
+}
+
+function isLexicallyInside(directory: string, candidate: string): boolean {
+  const relative = path.relative(directory, candidate);
+  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
+}
+
+function realpathOrNull(file: string): string | null {
+  try {
+    return realpathSync(file);
+  } catch {
+    return null;
+  }
 }
 
 function statOrError(file: string): Stats | NodeJS.ErrnoException {
@@ -117,7 +193,8 @@ function readManifest(absolute: string, file: string): ReadOutcome {
   });
   let fd: number | undefined;
   try {
-    fd = openSync(absolute, 'r');
+    // The real path, checked above; O_NOFOLLOW keeps a link swapped in since then from being followed.
+    fd = openSync(realpathSync(absolute), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     // Size first: an oversized file is refused without reading it.
     const { size } = fstatSync(fd);
     if (size > MAX_FILE_BYTES) return fail(DiagnosticCodes.FILE_TOO_LARGE, tooLargeMessage(size));

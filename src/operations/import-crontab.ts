@@ -3,7 +3,7 @@
  * (pure, `src/import`), then write one manifest per schedule. Nothing is written while any line
  * failed, unless asked to (`allowPartial`): a half-imported crontab is easy to miss in review.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { convertCrontab, type ImportedSchedule } from '../import/convert-crontab.js';
 import { ImportCodes } from '../import/import-codes.js';
@@ -14,6 +14,8 @@ import { loadManifestSources } from '../manifest/load.js';
 import { parseManifestSource } from '../manifest/parse.js';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../shared/diagnostics.js';
+import { RunOperationError } from './runs/run-operation-error.js';
+import { inspectPath, makeOutputDirectory, writeFileWithoutLinks } from './write-without-links.js';
 
 export interface ImportCrontabOptions {
   file: string;
@@ -57,27 +59,31 @@ export async function importCrontab(options: ImportCrontabOptions): Promise<Impo
     return { schedules: verified.schedules, diagnostics: sortDiagnostics(diagnostics), written: [], stream: renderImportedStream(verified.schedules, { schemaPath }) };
   }
   const targets = verified.schedules.map((schedule) => ({ schedule, file: path.join(outDir, `${schedule.manifest.metadata.name}.yaml`) }));
+  const fileExists = (schedule: ImportedSchedule, file: string, reason: string): Diagnostic => ({
+    severity: 'error',
+    code: ImportCodes.FILE_EXISTS,
+    message: `${path.relative(options.cwd, file)} ${reason}`,
+    hint: 'choose another --out-dir, or move the existing file',
+    file: options.file,
+    line: schedule.line,
+    column: 1,
+  });
+  // A dangling symbolic link counts as existing: writing "through" it would create its target.
   for (const { schedule, file } of targets) {
-    if (existsSync(file)) {
-      diagnostics.push({
-        severity: 'error',
-        code: ImportCodes.FILE_EXISTS,
-        message: `${path.relative(options.cwd, file)} already exists; nothing was overwritten`,
-        hint: 'choose another --out-dir, or move the existing file',
-        file: options.file,
-        line: schedule.line,
-        column: 1,
-      });
-    }
+    const kind = inspectPath(file);
+    if (kind === 'link') diagnostics.push(fileExists(schedule, file, 'is a symbolic link; nothing was written through it'));
+    else if (kind !== 'missing') diagnostics.push(fileExists(schedule, file, 'already exists; nothing was overwritten'));
   }
   const written: string[] = [];
   if (!hasErrors(diagnostics) || options.allowPartial) {
-    mkdirSync(outDir, { recursive: true });
+    const directory = makeOutputDirectory(outDir);
+    if (!directory.ok) throw new RunOperationError(`${path.relative(options.cwd, outDir) || '.'} ${directory.reason}`);
     for (const { schedule, file } of targets) {
-      if (existsSync(file)) continue;
-      // `wx`: never replace a file that appeared since the check above.
-      writeFileSync(file, renderImportedManifest(schedule, { schemaPath }), { flag: 'wx' });
-      written.push(path.relative(options.cwd, file));
+      if (inspectPath(file) !== 'missing') continue;
+      // Created exclusively and without following links: never replaces what appeared since the check above.
+      const outcome = writeFileWithoutLinks(file, renderImportedManifest(schedule, { schemaPath }), { overwrite: false });
+      if (outcome.ok) written.push(path.relative(options.cwd, file));
+      else diagnostics.push(fileExists(schedule, file, outcome.reason));
     }
   }
   return { schedules: verified.schedules, diagnostics: sortDiagnostics(diagnostics), written, stream: null };

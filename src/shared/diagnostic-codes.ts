@@ -13,6 +13,8 @@ export const DiagnosticCodes = {
   NOT_A_MAPPING: 'CF007',
   FORBIDDEN_KEY: 'CF008',
   NO_MANIFESTS: 'CF009',
+  // CF001–CF009 are taken: the input group continues after the JSON Schema codes.
+  LINK_OUTSIDE_ROOT: 'CF017',
   // JSON Schema
   API_VERSION_OR_KIND: 'CF010',
   UNKNOWN_FIELD: 'CF011',

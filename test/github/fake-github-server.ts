@@ -1,7 +1,9 @@
 /**
  * A GitHub REST API on loopback with the endpoints `cronform github comment` uses: list (paginated
- * with `Link`, at most 100 per page), create, update and delete issue comments, and the pull
- * requests of a commit. Faults are scripted per request; `holdCommentLists(n)` holds the first n
+ * with `Link`, at most 100 per page), create, update and delete issue comments, the pull
+ * requests of a commit, and `GET /user`. By default the token is an installation token, as the
+ * Actions GITHUB_TOKEN is: `/user` is refused and comments are written by `github-actions[bot]`;
+ * setting `identity` makes it a personal token of that account. Faults are scripted per request; `holdCommentLists(n)` holds the first n
  * list requests until all n arrived, which forces two runs into the create/create race.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -42,6 +44,7 @@ export interface LoggedRequest {
 }
 
 export const FAKE_TOKEN = 'test-token';
+export const ACTIONS_BOT = { login: 'github-actions[bot]', type: 'Bot' };
 export const FAKE_REPOSITORY = 'acme/schedules';
 const MAX_BODY_CHARS = 65_536;
 
@@ -49,6 +52,8 @@ export class FakeGitHub {
   readonly requests: LoggedRequest[] = [];
   readonly comments: FakeComment[] = [];
   pullsByCommit = new Map<string, FakePull[]>();
+  /** The account of a personal token; null: an installation token (GET /user answers 403). */
+  identity: { login: string; type: string } | null = null;
   private nextId = 1000;
   private faults: ScriptedFault[] = [];
   private held: Array<() => void> = [];
@@ -108,6 +113,9 @@ export class FakeGitHub {
       return send(response, fault.status, fault.body ?? { message: `scripted ${fault.status}` }, fault.headers);
     }
 
+    if (url.pathname === '/user' && method === 'GET') {
+      return this.identity ? send(response, 200, { ...this.identity, id: 1 }) : send(response, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
+    }
     const prefix = `/repos/${FAKE_REPOSITORY}`;
     if (!url.pathname.startsWith(`${prefix}/`)) return send(response, 404, { message: 'Not Found' });
     const route = url.pathname.slice(prefix.length);
@@ -159,7 +167,7 @@ export class FakeGitHub {
   private createComment(issue: number, body: unknown, response: ServerResponse): void {
     const problem = checkBody(body);
     if (problem) return send(response, 422, problem);
-    send(response, 201, this.addComment(issue, (body as { body: string }).body, { login: 'github-actions[bot]', type: 'Bot' }));
+    send(response, 201, this.addComment(issue, (body as { body: string }).body, this.identity ?? ACTIONS_BOT));
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPullRequestEvent, workflowRunUrl } from '../../src/github/event-context.js';
+import { labelAcceptsHead, readPullRequestEvent, workflowRunUrl } from '../../src/github/event-context.js';
 import { decideRetry, describeFailure } from '../../src/github/github-failures.js';
 import { findNextPageUrl } from '../../src/github/link-header.js';
 
@@ -42,10 +42,18 @@ describe('findNextPageUrl', () => {
 describe('event context', () => {
   it('reads the pull request number, labels and head of pull_request and issue_comment events', () => {
     const pullRequest = JSON.stringify({ action: 'labeled', number: 42, pull_request: { number: 42, labels: [{ name: 'cronform/accept-risk' }, { name: 'infra' }], head: { sha: 'abc' } } });
-    expect(readPullRequestEvent(pullRequest)).toEqual({ number: 42, labels: ['cronform/accept-risk', 'infra'], headSha: 'abc' });
-    expect(readPullRequestEvent(JSON.stringify({ issue: { number: 7, labels: [] } }))).toEqual({ number: 7, labels: [], headSha: null });
-    expect(readPullRequestEvent('{"ref":"refs/heads/main"}')).toEqual({ number: null, labels: [], headSha: null });
-    expect(readPullRequestEvent('not json')).toEqual({ number: null, labels: [], headSha: null });
+    expect(readPullRequestEvent(pullRequest)).toEqual({ action: 'labeled', number: 42, labels: ['cronform/accept-risk', 'infra'], headSha: 'abc' });
+    expect(readPullRequestEvent(JSON.stringify({ issue: { number: 7, labels: [] } }))).toEqual({ action: null, number: 7, labels: [], headSha: null });
+    expect(readPullRequestEvent('{"ref":"refs/heads/main"}')).toEqual({ action: null, number: null, labels: [], headSha: null });
+    expect(readPullRequestEvent('not json')).toEqual({ action: null, number: null, labels: [], headSha: null });
+  });
+
+  it('lets the accept label accept a head only on a run not started by a push', () => {
+    const event = (action: string, labels: string[]) => readPullRequestEvent(JSON.stringify({ action, pull_request: { number: 1, labels: labels.map((name) => ({ name })), head: { sha: 'abc' } } }));
+    expect(labelAcceptsHead(event('labeled', ['cronform/accept-risk']), 'cronform/accept-risk')).toBe(true);
+    expect(labelAcceptsHead(event('opened', ['cronform/accept-risk']), 'cronform/accept-risk')).toBe(true);
+    expect(labelAcceptsHead(event('synchronize', ['cronform/accept-risk']), 'cronform/accept-risk')).toBe(false);
+    expect(labelAcceptsHead(event('labeled', ['other']), 'cronform/accept-risk')).toBe(false);
   });
 
   it('links the workflow run', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { readPullRequestEvent, workflowRunUrl, type PullRequestEvent } from '../../github/event-context.js';
+import { labelAcceptsHead, readPullRequestEvent, workflowRunUrl, type PullRequestEvent } from '../../github/event-context.js';
 import { GitHubClient } from '../../github/github-client.js';
 import { renderApplyComment } from '../../github/render-apply-comment.js';
 import {
@@ -11,7 +11,7 @@ import {
   planWarrantsComment,
   type CommentRisk,
 } from '../../github/sticky-comment.js';
-import { findMergedPullRequest, upsertStickyComment, type StickyCommentResult } from '../../operations/github-comment.js';
+import { findMergedPullRequest, isBotLogin, upsertStickyComment, type StickyCommentResult } from '../../operations/github-comment.js';
 import { parsePlanJson } from '../../plan/render-json.js';
 import { PLAN_COMMENT_MARKER } from '../../plan/render-markdown.js';
 import { ExitCodes } from '../../shared/exit-codes.js';
@@ -27,7 +27,7 @@ interface CommentContent {
 export default class GithubComment extends CronformCommand {
   static override summary = 'Post or update the cronform comment on a pull request.';
   static override description =
-    'Keeps one sticky comment per pull request, found by its hidden marker: the plan (--plan plan.json, or any markdown with --body-file) or the apply outcome (--apply-log). A plan whose risk rose since the last comment also gets a short new comment, because edits notify nobody; a plan without changes only updates an existing comment. Uses GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL and the pull request of GITHUB_EVENT_PATH. Any failure to post exits 1.';
+    'Keeps one sticky comment per pull request, found by its hidden marker and written by the account of the token (a comment by anyone else is never adopted, edited or deleted, whatever it carries): the plan (--plan plan.json, or any markdown with --body-file) or the apply outcome (--apply-log). A plan whose risk rose since the last comment also gets a short new comment, because edits notify nobody; a plan without changes only updates an existing comment. Uses GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL and the pull request of GITHUB_EVENT_PATH. Any failure to post exits 1.';
   static override examples = [
     '<%= config.bin %> github comment --plan plan.json --accept-label cronform/accept-risk',
     '<%= config.bin %> github comment --apply-log apply.log --exit-code 0 --commit "$GITHUB_SHA"',
@@ -40,7 +40,8 @@ export default class GithubComment extends CronformCommand {
     'exit-code': Flags.integer({ description: 'exit code of `cronform apply`', dependsOn: ['apply-log'] }),
     pr: Flags.integer({ description: 'pull request number (default: from the event in GITHUB_EVENT_PATH)', min: 1, exclusive: ['commit'] }),
     commit: Flags.string({ description: 'comment on the merged pull request of this commit (a push to main)' }),
-    'accept-label': Flags.string({ description: 'record the risk as accepted when the pull request carries this label' }),
+    'bot-login': Flags.string({ description: 'login that comments posted with a GitHub App installation token appear under (GET /user names a personal token\'s)', default: 'github-actions[bot]' }),
+    'accept-label': Flags.string({ description: 'record the risk as accepted when the pull request carries this label (never on a run started by a push: the label predates the commit)' }),
     repo: Flags.string({ description: 'owner/name', env: 'GITHUB_REPOSITORY' }),
     'api-url': Flags.string({ description: 'GitHub API URL', env: 'GITHUB_API_URL', default: 'https://api.github.com' }),
     'event-path': Flags.string({ description: 'webhook event payload of the run', env: 'GITHUB_EVENT_PATH' }),
@@ -53,6 +54,7 @@ export default class GithubComment extends CronformCommand {
     if (!token) this.fail('GITHUB_TOKEN is not set: in a workflow, pass env: GITHUB_TOKEN: ${{ github.token }}');
     if (!flags.repo) this.fail('GITHUB_REPOSITORY is not set: pass --repo owner/name');
     const event = flags['event-path'] ? readPullRequestEvent(this.readText(flags['event-path'], 'event file')) : null;
+    if (!isBotLogin(flags['bot-login'])) this.fail(`--bot-login must be a GitHub App's account, ending with [bot] (got ${flags['bot-login']})`);
     const client = this.createClient(token, flags.repo, flags['api-url']);
 
     const issueNumber = await this.resolvePullRequest(client, flags, event);
@@ -62,7 +64,7 @@ export default class GithubComment extends CronformCommand {
       return { action: 'skipped', reason };
     }
     const content = this.composeContent(flags, event);
-    const result = await upsertStickyComment(client, { issueNumber, ...content });
+    const result = await upsertStickyComment(client, { issueNumber, ...content, botLogin: flags['bot-login'] });
     this.log(describeResult(result, issueNumber));
     return result;
   }
@@ -107,7 +109,7 @@ export default class GithubComment extends CronformCommand {
       this.fail(`${flags.plan}: ${(error as Error).message}`);
     }
     const label = flags['accept-label'];
-    const acceptance = label && event?.labels.includes(label)
+    const acceptance = label && event && labelAcceptsHead(event, label)
       ? { label, commit: (event.headSha ?? process.env.GITHUB_SHA ?? '').slice(0, 12) || null, actor: process.env.GITHUB_ACTOR ?? null, runUrl: workflowRunUrl(process.env) }
       : null;
     const { body, risk } = composePlanComment(plan, acceptance);

@@ -2,15 +2,16 @@
  * `export`: the database's schedules as manifests, to adopt schedules into git (SPEC §7). Active
  * schedules only (an archived one has no manifest by definition: writing it would restore it),
  * managed or not; the stored Policy too when it differs from the defaults. Existing files are
- * never overwritten without `force`.
+ * never overwritten without `force`, and a symbolic link never, not even with it: a link planted in
+ * the output directory must not send the export somewhere else.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Definition } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
 import { listStoredSchedules } from '../../db/schedule-queries.js';
 import { readStoredPolicy, type StoredPolicy } from '../../db/settings-queries.js';
 import { ownerFileName, POLICY_FILE, policyManifestOf, renderManifestFile, scheduleManifestOf } from './manifest-export.js';
+import { inspectPath, makeOutputDirectory, writeFileWithoutLinks } from '../write-without-links.js';
 import { RunOperationError } from './run-operation-error.js';
 
 export type ExportGrouping = 'none' | 'owner';
@@ -57,12 +58,19 @@ export async function exportSchedules(database: Database, options: ExportOptions
     policy,
     options.groupBy,
   );
-  const taken = files.map((f) => path.join(options.outDir, f.file)).filter((file) => existsSync(file));
+  const targets = files.map((f) => ({ ...f, path: path.join(options.outDir, f.file) }));
+  const links = targets.filter((target) => inspectPath(target.path) === 'link');
+  if (links.length > 0) throw new RunOperationError(`${links[0]!.path} is a symbolic link; cronform does not write through links: remove it or choose another --out-dir`);
+  const taken = targets.filter((target) => inspectPath(target.path) !== 'missing');
   if (taken.length > 0 && !options.force) {
-    throw new RunOperationError(`${taken.length} file(s) already exist, e.g. ${taken[0]}; choose another --out-dir or pass --force to overwrite`);
+    throw new RunOperationError(`${taken.length} file(s) already exist, e.g. ${taken[0]!.path}; choose another --out-dir or pass --force to overwrite`);
   }
-  mkdirSync(options.outDir, { recursive: true });
-  for (const file of files) writeFileSync(path.join(options.outDir, file.file), file.text);
+  const directory = makeOutputDirectory(options.outDir);
+  if (!directory.ok) throw new RunOperationError(`${options.outDir} ${directory.reason}`);
+  for (const target of targets) {
+    const written = writeFileWithoutLinks(target.path, target.text, { overwrite: options.force });
+    if (!written.ok) throw new RunOperationError(`${target.path} ${written.reason}`);
+  }
   return {
     outDir: options.outDir,
     files: files.map(({ file, schedules }) => ({ file, schedules })),

@@ -26,7 +26,7 @@ const mediumPlan = write('medium.json', renderPlanJson(makePlan({
   summary: makeSummary({ create: 1, highestRisk: 'MEDIUM' }),
 })));
 const errorPlan = write('realistic.json', renderPlanJson(makeRealisticPlan()));
-const pullRequestEvent = (labels: string[]) => write(`event-${labels.length}.json`, JSON.stringify({ number: 42, pull_request: { number: 42, labels: labels.map((name) => ({ name })), head: { sha: '5e1f0c0ffee5e1f0c0ffee' } } }));
+const pullRequestEvent = (labels: string[], action = 'labeled') => write(`event-${labels.length}-${action}.json`, JSON.stringify({ action, number: 42, pull_request: { number: 42, labels: labels.map((name) => ({ name })), head: { sha: '5e1f0c0ffee5e1f0c0ffee' } } }));
 
 const ENV_KEYS = ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_REPOSITORY', 'GITHUB_API_URL', 'GITHUB_EVENT_PATH', 'GITHUB_SHA', 'GITHUB_ACTOR', 'GITHUB_SERVER_URL', 'GITHUB_RUN_ID'] as const;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
@@ -81,6 +81,13 @@ describe('cronform github comment', () => {
     expect(body).toContain('**Risk accepted** with the `cronform/accept-risk` label');
     expect(body).toContain('for commit `5e1f0c0ffee5`');
     expect(body).toContain('[this workflow run](https://github.com/acme/schedules/actions/runs/777) started by @octocat');
+  });
+
+  it('does not record an acceptance on a push after the label: the label predates the new head', async () => {
+    process.env.GITHUB_EVENT_PATH = pullRequestEvent(['cronform/accept-risk'], 'synchronize');
+    const { exitCode } = await comment('--plan', errorPlan, '--accept-label', 'cronform/accept-risk');
+    expect(exitCode).toBe(0);
+    expect(github.commentsOn(42)[0]!.body).not.toContain('Risk accepted');
   });
 
   it('does not record an acceptance without the label', async () => {

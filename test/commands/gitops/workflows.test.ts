@@ -5,7 +5,8 @@
  * per run by the system project's globalSetup).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -16,12 +17,21 @@ import { splitShellWords } from '../../../src/import/shell-words.js';
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const workflowDir = path.join(repoRoot, '.github', 'workflows');
 
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
 interface Workflow {
   on: Record<string, unknown>;
   env?: Record<string, string>;
   permissions?: Record<string, string>;
   concurrency?: { group: string; 'cancel-in-progress': boolean };
-  jobs: Record<string, { steps: Array<{ name?: string; run?: string; uses?: string; if?: string }> }>;
+  jobs: Record<string, { if?: string; environment?: string; steps: Step[] }>;
 }
 
 function loadWorkflow(name: string): Workflow {
@@ -90,6 +100,75 @@ describe('the GitOps workflows', () => {
     expect(apply.on.push).toMatchObject({ branches: ['main'] });
     expect(apply.concurrency).toEqual({ group: 'cronform-apply', 'cancel-in-progress': false });
     expect(invocations.find((i) => i.id === 'apply')?.flags.map((f) => f.name)).toEqual(expect.arrayContaining(['auto-approve', 'actor', 'reason']));
+  });
+
+  it('plan ignores the accept label on a push and withdraws it', () => {
+    const steps = plan.jobs.plan!.steps;
+    const gated = steps.filter((s) => s.env?.ACCEPTED !== undefined);
+    expect(gated.map((s) => s.name)).toEqual(['Job summary', 'Risk gate']);
+    for (const step of gated) expect(step.env!.ACCEPTED).toMatch(/^\$\{\{ github\.event\.action != 'synchronize' && contains\(/);
+    const withdraw = steps.find((s) => s.name === 'Withdraw the acceptance on a new push')!;
+    expect(withdraw.if).toContain("github.event.action == 'synchronize'");
+    expect(withdraw.run).toMatch(/gh api --method DELETE "repos\/\$GITHUB_REPOSITORY\/issues\/\$PR\/labels\//);
+  });
+
+  it('apply runs for main only, also when dispatched by hand, in a GitHub environment', () => {
+    expect(apply.on).toHaveProperty('workflow_dispatch');
+    const job = apply.jobs.apply!;
+    expect(job.if).toBe("${{ github.ref == 'refs/heads/main' }}");
+    expect(job.environment).toEqual(expect.any(String));
+    // Belt and braces: the first step refuses any other ref, should the job condition be edited away.
+    const first = job.steps[0]!;
+    expect(first.env).toEqual({ REF: '${{ github.ref }}' });
+    for (const ref of ['refs/heads/main', 'refs/heads/evil', 'refs/heads/main-not', 'refs/tags/main']) {
+      const result = spawnSync('bash', ['-c', first.run!], { encoding: 'utf8', env: { PATH: process.env.PATH, REF: ref } });
+      expect(result.status, ref).toBe(ref === 'refs/heads/main' ? 0 : 1);
+    }
+  });
+
+  const all = { 'ci.yml': loadWorkflow('ci.yml'), 'cronform-plan.yml': plan, 'cronform-apply.yml': apply };
+  const usesSteps = Object.entries(all).flatMap(([name, workflow]) => Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses).map((step) => ({ name, step }))));
+
+  it.each(usesSteps.filter(({ step }) => step.uses!.startsWith('actions/checkout@')))('$name: checkout keeps no credentials', ({ step }) => {
+    expect(step.with?.['persist-credentials']).toBe(false);
+  });
+
+  it.each(usesSteps.filter(({ step }) => step.uses!.startsWith('actions/setup-node@')))('$name: setup-node installs a current LTS Node', ({ step }) => {
+    expect([22, 24, '22', '24']).toContain(step.with?.['node-version']);
+  });
+
+  it.each(usesSteps)('$name: $step.uses is a current major', ({ step }) => {
+    const [action, version] = step.uses!.split('@') as [string, string];
+    const minimum: Record<string, number> = { 'actions/checkout': 5, 'actions/setup-node': 5, 'actions/upload-artifact': 6 };
+    expect(Number(/^v(\d+)$/.exec(version)?.[1]), step.uses).toBeGreaterThanOrEqual(minimum[action] ?? 0);
+  });
+
+  const summarySteps = [
+    { name: 'cronform-plan.yml', step: plan.jobs.plan!.steps.find((s) => s.name === 'Job summary')!, file: 'plan.txt' },
+    { name: 'cronform-apply.yml', step: apply.jobs.apply!.steps.find((s) => s.name === 'Job summary and outcome')!, file: 'apply.log' },
+  ];
+
+  it.each(summarySteps)('$name: the job summary fences the output with more backticks than it holds', ({ step, file }) => {
+    expect(step.run).not.toMatch(/echo '`{3,}/);
+    const fenceLine = step.run!.split('\n').find((line) => line.trim().startsWith('fence='))!;
+    expect(fenceLine).toBeDefined();
+    const fenceFor = (content: string | null): string => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'cronform-fence-'));
+      try {
+        if (content !== null) writeFileSync(path.join(dir, file), content);
+        const result = spawnSync('bash', ['-c', `${fenceLine}\nprintf %s "$fence"`], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+        expect(result.status, result.stderr).toBe(0);
+        return result.stdout;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    expect(fenceFor(null)).toBe('```');
+    expect(fenceFor('no backticks\n')).toBe('```');
+    expect(fenceFor('a `code` span\n')).toBe('```');
+    expect(fenceFor('x\n`````\n# cronform plan: no changes\n```````text\n')).toBe('````````');
+    expect(step.run).toContain('echo "${fence}text"');
+    expect(step.run).toContain('echo "$fence"');
   });
 
   it('the project CI still runs .ci/run', () => {
