@@ -170,7 +170,8 @@ describe('renderPlanMarkdown', () => {
     expect(markdown).not.toContain('<b>');
     // A backtick run in a value lengthens the fence so the value cannot close it.
     expect(markdown).toContain('````diff\n- job.command: ["echo","```"]');
-    expect(markdown).toContain('| **HIGH** | CF501 | etl | command \\`rm -rf\\` \\| &lt;script&gt;alert(1)&lt;/script&gt; second line |  |');
+    // The newline is written visibly (`\n`, backslash-escaped for markdown): the row stays one row.
+    expect(markdown).toContain('| **HIGH** | CF501 | etl | command \\`rm -rf\\` \\| &lt;script&gt;alert(1)&lt;/script&gt;\\\\nsecond line |  |');
     expect(markdown).toContain('<summary>~ <code>etl</code> [HIGH] runs &lt;b&gt;twice&lt;/b&gt;</summary>');
   });
 
