@@ -84,6 +84,13 @@ describe('renderPlanMarkdown', () => {
 
       <details><summary>+ <code>nightly-report</code> new: runs/day 1 at 02:00 Europe/Berlin</summary>
 
+      **Job** (what will run)
+
+      - type: \`command\`
+      - command: \`"node"\` \`"sync.js"\`
+      - cwd: \`"."\`
+      - env: (none)
+
       - MEDIUM CF301 02:00 falls in the 2027-03-28 DST gap · schedules/report.yaml:4:9 · _accepted until 2026-12-15: shifted run is fine_
 
       </details>
