@@ -41,6 +41,7 @@ const system = [
   'test/operations/apply-concurrency.test.ts',
   'test/operations/database-startup.test.ts',
   'test/operations/plan-against-ref.test.ts',
+  'test/hostile/plan-trust/attack-*.test.ts',
   'test/operations/plan-cli.test.ts',
   'test/runner/executors/command-executor.test.ts',
   'test/runner/executors/http-executor.test.ts',

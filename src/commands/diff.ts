@@ -3,6 +3,7 @@ import { withDatabase } from '../operations/database.js';
 import { diffVersions } from '../operations/history.js';
 import type { FieldChange } from '../plan/plan-types.js';
 import { renderFieldChange } from '../plan/render-field-diff.js';
+import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
@@ -19,7 +20,8 @@ export default class Diff extends CronformCommand {
   async run(): Promise<FieldChange[]> {
     const { args, flags } = await this.parse(Diff);
     const changes = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => diffVersions(database, args.name, args.from, args.to));
-    if (changes.length === 0) this.log(`${args.name}: v${args.from} and v${args.to} are identical`);
+    if (changes.length === 0) this.log(`${makeVisible(args.name)}: v${args.from} and v${args.to} are identical`);
+    // renderFieldChange makes every stored string visible: a definition's text never drives the terminal.
     for (const change of changes) {
       const rendered = renderFieldChange(change, { contextLines: 3, maxLines: 200, maxLineChars: 1000 });
       if (rendered.kind === 'inline') this.log(`  ${rendered.path}: ${rendered.before} → ${rendered.after}`);

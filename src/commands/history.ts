@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { withDatabase } from '../operations/database.js';
 import { readHistory, type VersionEntry } from '../operations/history.js';
+import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
@@ -13,9 +14,11 @@ export default class History extends CronformCommand {
     const { args, flags } = await this.parse(History);
     const versions = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readHistory(database, args.name));
     if (versions.length === 0) this.fail(`no schedule named ${JSON.stringify(args.name)}`);
+    // Actors, reasons and names are whatever someone typed: a terminal must show them, not obey them.
     for (const v of versions) {
-      const name = v.name === args.name ? '' : ` (as ${v.name})`;
-      this.log(`v${v.version}  ${v.createdAt}  ${v.status.padEnd(8)}  ${v.actor}${name}${v.gitSha ? `  ${v.gitSha.slice(0, 12)}` : ''}${v.planId ? `  ${v.planId}` : ''}${v.reason ? `\n      ${v.reason}` : ''}`);
+      const name = v.name === args.name ? '' : ` (as ${makeVisible(v.name)})`;
+      const reason = v.reason ? `\n      ${v.reason.split('\n').map(makeVisible).join('\n      ')}` : '';
+      this.log(`v${v.version}  ${v.createdAt}  ${v.status.padEnd(8)}  ${makeVisible(v.actor)}${name}${v.gitSha ? `  ${makeVisible(v.gitSha.slice(0, 12))}` : ''}${v.planId ? `  ${makeVisible(v.planId)}` : ''}${reason}`);
     }
     return versions;
   }

@@ -4,6 +4,7 @@
  * by the caller's limits, so a 100 KB payload cannot flood a terminal or a PR comment.
  */
 import { diffLines } from 'diff';
+import { makeVisible } from '../shared/visible-text.js';
 import type { FieldChange, PlannedChange } from './plan-types.js';
 
 export interface FieldDiffLimits {
@@ -30,9 +31,9 @@ const INLINE_MAX_CHARS = 60;
 /** Myers diff is O(N·D); past this many edits a before/after listing is as useful and far cheaper. */
 const MAX_EDIT_LENGTH = 2_000;
 
-/** Compact JSON, with `(none)` for a field that is absent on one side. */
+/** Compact JSON, with `(none)` for a field that is absent on one side; control and invisible characters made visible. */
 export function formatCompactValue(value: unknown): string {
-  return value === undefined ? '(none)' : JSON.stringify(value);
+  return value === undefined ? '(none)' : makeVisible(JSON.stringify(value));
 }
 
 /** Cuts a string to `maxChars` and says how much was cut, so truncation is never silent. */
@@ -45,9 +46,9 @@ export function renderFieldChange(change: FieldChange, limits: FieldDiffLimits):
   const before = formatCompactValue(change.before);
   const after = formatCompactValue(change.after);
   if (before.length <= INLINE_MAX_CHARS && after.length <= INLINE_MAX_CHARS) {
-    return { kind: 'inline', path: change.path, before, after };
+    return { kind: 'inline', path: makeVisible(change.path), before, after };
   }
-  return { kind: 'lines', path: change.path, lines: diffValueLines(change.before, change.after, limits) };
+  return { kind: 'lines', path: makeVisible(change.path), lines: diffValueLines(change.before, change.after, limits) };
 }
 
 /** Multi-line strings (descriptions, scripts) diff as themselves; everything else as pretty JSON. */
@@ -71,11 +72,11 @@ export function diffValueLines(before: unknown, after: unknown, limits: FieldDif
   const lines: DiffLine[] = parts
     ? parts.flatMap((part) => {
         const kind = part.added ? '+' : part.removed ? '-' : ' ';
-        return splitLines(part.value).map((text) => ({ kind, text }) as DiffLine);
+        return splitLines(part.value).map((text) => ({ kind, text: makeVisible(text) }) as DiffLine);
       })
     : [
-        ...splitLines(beforeText).map((text): DiffLine => ({ kind: '-', text })),
-        ...splitLines(afterText).map((text): DiffLine => ({ kind: '+', text })),
+        ...splitLines(beforeText).map((text): DiffLine => ({ kind: '-', text: makeVisible(text) })),
+        ...splitLines(afterText).map((text): DiffLine => ({ kind: '+', text: makeVisible(text) })),
       ];
   return capLines(collapseUnchanged(lines, limits.contextLines), limits);
 }

@@ -4,6 +4,7 @@
  * can stop at any row when the comment would overflow GitHub's limit.
  */
 import { formatLocation, type Diagnostic } from '../shared/diagnostics.js';
+import { makeVisible } from '../shared/visible-text.js';
 import type { DriftItem, Finding, Plan } from './plan-types.js';
 import { truncateText } from './render-field-diff.js';
 import { compareFindingsByAttention, formatAcceptance, formatSourceLocation } from './render-summary.js';
@@ -11,21 +12,24 @@ import { compareFindingsByAttention, formatAcceptance, formatSourceLocation } fr
 /** Messages can quote manifests at length; a table cell is a summary, details hold the rest. */
 const MAX_CELL_CHARS = 300;
 
-/** For text inside HTML elements such as `<summary>`, where markdown is not interpreted. */
+/**
+ * For text inside HTML elements such as `<summary>`, where markdown is not interpreted. Control,
+ * line-breaking, bidi and invisible characters are made visible first (`\r`, `\u202E`): none
+ * survives to end a line, a row or a heading, or to reorder what the reviewer reads.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return makeVisible(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /**
  * For user text in markdown paragraphs, list items and table cells: HTML is neutralized (a
  * `<script>` or `<details>` in a message must not change the page), markdown punctuation is
- * backslash-escaped (`|` would split a table cell, backticks would open code), and line breaks
- * become spaces because a newline ends a table row.
+ * backslash-escaped (`|` would split a table cell, backticks would open code), and every line
+ * break (`\n`, a lone `\r`, U+2028…) is written visibly by escapeHtml, because any of them ends a
+ * table row and can start a forged heading.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeHtml(text)
-    .replace(/[\\`*_[\]|~#!]/g, (char) => `\\${char}`)
-    .replace(/\r?\n/g, ' ');
+  return escapeHtml(text).replace(/[\\`*_[\]|~#!]/g, (char) => `\\${char}`);
 }
 
 /** Escaped and bounded, for one table cell or list item. */

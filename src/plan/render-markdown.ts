@@ -4,8 +4,11 @@
  * details) and stops at the first piece that would not fit, ending with a note that says exactly
  * what was left out. Size depends on the changes only; unchanged schedules are just a count.
  */
+import { BOUNDED_FIELDS, orderFieldChanges, toManifestTerms } from './field-names.js';
+import { codeSpan, fencedBlock } from './markdown-code.js';
 import type { Plan, PlannedChange } from './plan-types.js';
 import { describeNextSlots, renderFieldChange, type FieldDiffLimits } from './render-field-diff.js';
+import { describeJob } from './render-job.js';
 import {
   RISK_TABLE_HEADER,
   collectRiskRows,
@@ -29,7 +32,12 @@ const GITHUB_COMMENT_MAX_CHARS = 65_536;
 /** Kept free for the truncation note, which is written last and must always fit. */
 const NOTE_RESERVE_CHARS = 600;
 const MARKDOWN_DIFF_LIMITS: FieldDiffLimits = { contextLines: 3, maxLines: 60, maxLineChars: 300 };
-/** One change's diff block stops growing here, so no single value can crowd out the others. */
+/** What runs is never cut: a job change is shown whole, every line and character. */
+const JOB_DIFF_LIMITS: FieldDiffLimits = { contextLines: Number.POSITIVE_INFINITY, maxLines: Number.POSITIVE_INFINITY, maxLineChars: Number.POSITIVE_INFINITY };
+/**
+ * The payload and free text of one change stop growing here, so no single value can crowd out the
+ * others. Only they are budgeted: the job and the settings are always shown, before them.
+ */
 const MAX_DIFF_BLOCK_CHARS = 12_000;
 
 /** Appends pieces while they fit; the first refusal is final, so output never has holes. */
@@ -74,7 +82,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
   const driftItems = plan.drift.map(formatDriftItem);
   const driftShown = builder.appendSection(['', `### Drift (${formatCount(driftItems.length)})`, ''], driftItems);
 
-  if (plan.policyChange) builder.tryAppend(['', '### Policy', '', '```diff', ...formatPolicyChangeLines(plan), '```'].join('\n'));
+  if (plan.policyChange) builder.tryAppend(['', '### Policy', '', fencedBlock('diff', formatPolicyChangeLines(plan))].join('\n'));
 
   const detailsShown = builder.appendSection(['', '### Changes', ''], plan.changes.map(renderChangeDetails));
 
@@ -132,6 +140,8 @@ function renderChangeDetails(change: PlannedChange): string {
   const summary = `${ACTION_SYMBOL[change.action]} ${title}${badge} ${escapeHtml(change.headline)}`;
   const body: string[] = [`<details><summary>${summary}</summary>`, ''];
 
+  // A created or restored schedule shows everything it will run, first.
+  if ((change.action === 'create' || change.action === 'restore') && change.after) body.push(renderJob(change.after.job), '');
   const diff = renderDiffBlock(change);
   if (diff) body.push(diff, '');
   if (change.history) {
@@ -145,30 +155,40 @@ function renderChangeDetails(change: PlannedChange): string {
   return body.join('\n');
 }
 
-/** A fenced ```diff block of the field changes, or null when no field changed. */
+/** `**Job** (runs)` and one list item per field, each value in its own code span. */
+function renderJob(job: NonNullable<PlannedChange['after']>['job']): string {
+  const items = describeJob(job).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
+  return ['**Job** (what will run)', '', ...items].join('\n');
+}
+
+/**
+ * A fenced ```diff block of the field changes in review order and manifest terms, or null when no
+ * field changed. The job and the settings are shown whole; the payload and free text share a
+ * budget, and what it cuts is counted in a note.
+ */
 function renderDiffBlock(change: PlannedChange): string | null {
   const lines: string[] = [];
-  let size = 0;
-  let fieldsShown = 0;
-  for (const fieldChange of change.fieldChanges) {
-    if (size > MAX_DIFF_BLOCK_CHARS) break;
-    const rendered = renderFieldChange(fieldChange, MARKDOWN_DIFF_LIMITS);
+  let boundedSize = 0;
+  let fieldsCut = 0;
+  for (const fieldChange of orderFieldChanges(change.fieldChanges)) {
+    const field = fieldChange.path.split('.')[0]!;
+    const bounded = BOUNDED_FIELDS.has(field);
+    if (bounded && boundedSize > MAX_DIFF_BLOCK_CHARS) {
+      fieldsCut += 1;
+      continue;
+    }
+    const rendered = renderFieldChange(toManifestTerms(fieldChange), field === 'job' ? JOB_DIFF_LIMITS : MARKDOWN_DIFF_LIMITS);
     const fieldLines =
       rendered.kind === 'inline'
         ? [`- ${rendered.path}: ${rendered.before}`, `+ ${rendered.path}: ${rendered.after}`]
         : [`  ${rendered.path}:`, ...rendered.lines.map((line) => `${line.kind === '…' ? ' ' : line.kind}   ${line.text}`)];
     lines.push(...fieldLines);
-    size += fieldLines.reduce((total, line) => total + line.length + 1, 0);
-    fieldsShown += 1;
+    if (bounded) boundedSize += fieldLines.reduce((total, line) => total + line.length + 1, 0);
   }
-  if (fieldsShown < change.fieldChanges.length) {
-    lines.push(`  … ${change.fieldChanges.length - fieldsShown} more changed fields not shown`);
-  }
+  if (fieldsCut > 0) lines.push(`  … ${fieldsCut} more changed payload or free-text fields not shown`);
   const slots = describeNextSlots(change);
   if (slots) lines.push(`- next slots: ${slots.before}`, `+ next slots: ${slots.after}`);
   if (lines.length === 0) return null;
   // A fence longer than any backtick run in the content cannot be closed by the content.
-  const longestRun = Math.max(0, ...lines.join('\n').match(/`+/g)?.map((run) => run.length) ?? []);
-  const fence = '`'.repeat(Math.max(3, longestRun + 1));
-  return [`${fence}diff`, ...lines, fence].join('\n');
+  return fencedBlock('diff', lines);
 }

@@ -4,6 +4,7 @@
  * one-line lossless summary, finding locations and acceptances.
  */
 import type { SourceLocation } from '../compile/definition.js';
+import { makeVisible } from '../shared/visible-text.js';
 import type { ChangeAction, Finding, FindingLevel, Plan, PlanSummary } from './plan-types.js';
 
 export const ACTION_SYMBOL: Record<ChangeAction, string> = {
@@ -66,21 +67,21 @@ export function formatPlanOutcome(plan: Plan): string {
   return plan.changes.length === 0 ? formatNoChangesLine(plan.summary) : formatSummaryLine(plan.summary);
 }
 
-/** One line per changed Policy field (values are limits, never secrets). */
+/** One line per changed Policy field (values are limits, never secrets; queue names made visible). */
 export function formatPolicyChangeLines(plan: Plan): string[] {
   if (!plan.policyChange) return [];
-  const fields = plan.policyChange.fieldChanges.map((c) => `  ${c.path}: ${c.before === null ? '(none)' : JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
+  const fields = plan.policyChange.fieldChanges.map((c) => makeVisible(`  ${c.path}: ${c.before === null ? '(none)' : JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`));
   return [`~ policy${plan.policyChange.beforeDigest === null ? ' (first apply stores it)' : ''}`, ...fields];
 }
 
 /** `schedules/a.yaml:7:9`, or an empty string when the finding has no location. */
 export function formatSourceLocation(location: SourceLocation | null | undefined): string {
-  return location ? `${location.file}:${location.line}:${location.column}` : '';
+  return location ? `${makeVisible(location.file)}:${location.line}:${location.column}` : '';
 }
 
 /** `accepted until 2026-12-15: reason`, or null when the finding is not accepted. */
 export function formatAcceptance(finding: Finding): string | null {
-  return finding.accepted ? `accepted until ${finding.accepted.until}: ${finding.accepted.reason}` : null;
+  return finding.accepted ? makeVisible(`accepted until ${finding.accepted.until}: ${finding.accepted.reason}`) : null;
 }
 
 /** Unaccepted findings first (they need attention), then by level; stable within ties. */

@@ -4,9 +4,12 @@
  * apply (errors), what changes (in the plan's risk order), what drifted, then one summary line.
  */
 import { Ansis } from 'ansis';
-import { formatDiagnostic } from '../shared/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../shared/diagnostics.js';
+import { makeVisible } from '../shared/visible-text.js';
+import { orderFieldChanges, toManifestTerms } from './field-names.js';
 import type { DriftItem, Finding, FindingLevel, Plan, PlannedChange, RiskLevel } from './plan-types.js';
 import { describeNextSlots, renderFieldChange, type DiffLine, type FieldDiffLimits } from './render-field-diff.js';
+import { describeJob, formatJobLineText } from './render-job.js';
 import {
   ACTION_SYMBOL,
   formatAcceptance,
@@ -25,13 +28,15 @@ export interface TextRenderOptions {
  * every value in full.
  */
 const TEXT_DIFF_LIMITS: FieldDiffLimits = { contextLines: 3, maxLines: 200, maxLineChars: 1_000 };
+/** What runs is never cut: a job change is shown whole. */
+const JOB_DIFF_LIMITS: FieldDiffLimits = { contextLines: Number.POSITIVE_INFINITY, maxLines: Number.POSITIVE_INFINITY, maxLineChars: Number.POSITIVE_INFINITY };
 
 export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   const paint = new Ansis(options.color ? 3 : 0);
   const blocks: string[] = [];
 
   if (plan.errors.length > 0) {
-    blocks.push(plan.errors.map((diagnostic) => paintDiagnostic(paint, formatDiagnostic(diagnostic))).join('\n'));
+    blocks.push(plan.errors.map((diagnostic) => paintDiagnostic(paint, formatDiagnostic(visibleDiagnostic(diagnostic)))).join('\n'));
   }
   for (const change of plan.changes) blocks.push(renderChange(paint, change));
   if (plan.policyChange) blocks.push(formatPolicyChangeLines(plan).join('\n'));
@@ -40,6 +45,16 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   }
   blocks.push(paint.bold(formatPlanOutcome(plan)));
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** The diagnostic's own text made visible; formatDiagnostic's line break before the hint stays. */
+function visibleDiagnostic(diagnostic: Diagnostic): Diagnostic {
+  return {
+    ...diagnostic,
+    message: makeVisible(diagnostic.message),
+    ...(diagnostic.file !== undefined ? { file: makeVisible(diagnostic.file) } : {}),
+    ...(diagnostic.hint !== undefined ? { hint: makeVisible(diagnostic.hint) } : {}),
+  };
 }
 
 /** Colour the severity word only; the rest of the diagnostic stays readable in any theme. */
@@ -63,12 +78,17 @@ function paintAction(paint: Ansis, change: PlannedChange, text: string): string 
 }
 
 function renderChange(paint: Ansis, change: PlannedChange): string {
-  const name = change.action === 'rename' && change.previousName ? `${change.name} (from ${change.previousName})` : change.name;
+  const name = makeVisible(change.action === 'rename' && change.previousName ? `${change.name} (from ${change.previousName})` : change.name);
   const badge = change.risk === 'NONE' ? '' : ` ${paintLevel(paint, change.risk, `[${change.risk}]`)}`;
-  const lines = [`${paintAction(paint, change, `${ACTION_SYMBOL[change.action]} ${name}`)}${badge} ${change.headline}`];
+  const lines = [`${paintAction(paint, change, `${ACTION_SYMBOL[change.action]} ${name}`)}${badge} ${makeVisible(change.headline)}`];
 
-  for (const fieldChange of change.fieldChanges) {
-    const rendered = renderFieldChange(fieldChange, TEXT_DIFF_LIMITS);
+  // A created or restored schedule shows everything it will run, first.
+  if ((change.action === 'create' || change.action === 'restore') && change.after) {
+    lines.push('  job:', ...describeJob(change.after.job).map((line) => `    ${formatJobLineText(line)}`));
+  }
+  for (const fieldChange of orderFieldChanges(change.fieldChanges)) {
+    const limits = fieldChange.path.startsWith('job.') ? JOB_DIFF_LIMITS : TEXT_DIFF_LIMITS;
+    const rendered = renderFieldChange(toManifestTerms(fieldChange), limits);
     if (rendered.kind === 'inline') {
       lines.push(`  ${rendered.path}: ${rendered.before} → ${rendered.after}`);
     } else {
@@ -98,17 +118,17 @@ function renderFinding(paint: Ansis, finding: Finding, indent: string): string[]
   const acceptance = formatAcceptance(finding);
   // An accepted finding keeps its level (it is still that risky) but loses its alarm colour.
   const badge = acceptance ? `[${finding.level}]` : paintLevel(paint, finding.level, `[${finding.level}]`);
-  let line = `${indent}${badge} ${finding.code} ${finding.message}`;
+  let line = `${indent}${badge} ${makeVisible(finding.code)} ${makeVisible(finding.message)}`;
   if (location) line += `  ${location}`;
   if (acceptance) line += ` ${paint.dim(`[${acceptance}]`)}`;
-  return finding.hint ? [line, `${indent}  fix: ${finding.hint}`] : [line];
+  return finding.hint ? [line, `${indent}  fix: ${makeVisible(finding.hint)}`] : [line];
 }
 
 function renderDrift(paint: Ansis, item: DriftItem): string {
   const { finding } = item;
-  const lines = [`${paint.magenta('!')} ${item.name}  ${item.message}  (${finding.code} ${finding.level})`];
+  const lines = [`${paint.magenta('!')} ${makeVisible(item.name)}  ${makeVisible(item.message)}  (${makeVisible(finding.code)} ${finding.level})`];
   const acceptance = formatAcceptance(finding);
   if (acceptance) lines.push(`    [${acceptance}]`);
-  if (finding.hint) lines.push(`    fix: ${finding.hint}`);
+  if (finding.hint) lines.push(`    fix: ${makeVisible(finding.hint)}`);
   return lines.join('\n');
 }

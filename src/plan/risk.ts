@@ -10,6 +10,9 @@ import { findDstExposure, type DstExposure } from '../time/dst-exposure.js';
 import { nextSlots } from '../time/slots.js';
 import { calendarForDefinition } from '../time/timing-cache.js';
 import { computeFigures, countCatchUpRuns, formatLocalSlot } from './figures.js';
+import { changedKeys } from './field-names.js';
+import { diffFields } from './field-diff.js';
+import { assessJob, JobRiskCodes } from './job-risk.js';
 import type { ChangeAction, Finding, FindingLevel, RiskLevel, ScheduleFigures } from './plan-types.js';
 
 export interface RiskInput {
@@ -53,6 +56,7 @@ export const RiskCodes = {
   CF503: { level: 'HIGH', meaning: 'approval removed: runs no longer wait for a human' },
   CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
+  ...JobRiskCodes,
 } as const;
 export type RiskCode = keyof typeof RiskCodes;
 
@@ -217,6 +221,14 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
   }
 }
 
+/** What runs, field by field (job-risk.ts): a created or restored schedule's whole job, an update's changes. */
+function checkJob(input: RiskInput, add: AddFinding): void {
+  const { before, after } = input;
+  const wholeJob = !before || input.action === 'restore';
+  const targetChanged = !!before && !!after && describeTarget(before, true) !== describeTarget(after, true);
+  for (const concern of assessJob(before, after, { wholeJob, targetChanged })) add(concern.code, concern.level, concern.message, concern.hint, [concern.path, 'job']);
+}
+
 /** What a job runs: argv[0] plus the script (first argument that is not a flag or template), or method and url. */
 function describeTarget(def: Definition, exact: boolean): string {
   const { job } = def;
@@ -242,7 +254,7 @@ export function assessChange(input: RiskInput): Finding[] {
     for (const path of paths) if ((location = input.locate(path)) !== undefined) break;
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
-  for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution]) check(input, add);
+  for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
   return applyAcceptance(findings, input.riskAccepted, input.nowMs);
 }
 
@@ -288,9 +300,16 @@ function describeUpdate(input: RiskInput, before: Definition, after: Definition)
   if (before.enabled !== after.enabled) parts.push(after.enabled ? 'enabled' : 'disabled');
   const dst = differs(before, after, ['cron', 'timezone', 'dst', 'dayMatch']) ? describeDst(after, nowMs) : undefined;
   if (dst) parts.push(dst);
-  if (parts.length > 0) return parts;
-  const keys = (Object.keys(after) as Array<keyof Definition>).filter((key) => key !== 'name' && differs(before, after, [key]));
-  return keys.length > 0 ? [`changed ${keys.join(', ')}; timing unchanged`] : [];
+  // The changed keys are always named, job first: a timing change cannot hide a job change.
+  const keys = describeChangedKeys(before, after);
+  if (parts.length > 0) return keys ? [...parts, keys] : parts;
+  return keys ? [`${keys}; timing unchanged`] : [];
+}
+
+/** `changed job.command, timeout, description`, in manifest terms and review order; undefined when nothing but the name changed. */
+function describeChangedKeys(before: Definition, after: Definition): string | undefined {
+  const keys = changedKeys(diffFields(before, after)).filter((key) => key !== 'name');
+  return keys.length > 0 ? `changed ${keys.join(', ')}` : undefined;
 }
 
 /** One semantic sentence per change: what it does to runs, not which fields moved. */
@@ -302,7 +321,8 @@ export function headlineFor(input: RiskInput): string {
   }
   if (!after) return action;
   if (!before || action === 'create' || action === 'restore') {
-    return `${action === 'restore' ? 'restore' : 'new'}: ${describeNew(after, figuresOf(after, input.afterFigures, nowMs), nowMs)}`;
+    const keys = before && action === 'restore' ? describeChangedKeys(before, after) : undefined;
+    return `${action === 'restore' ? 'restore' : 'new'}: ${describeNew(after, figuresOf(after, input.afterFigures, nowMs), nowMs)}${keys ? `; ${keys}` : ''}`;
   }
   const parts = describeUpdate(input, before, after);
   if (action === 'rename') return [`renamed from ${before.name} (history kept)`, ...parts].join('; ');

@@ -28,12 +28,14 @@ describe('plan --against-ref (no database)', () => {
     const plan = await planChanges({ dir: 'schedules', cwd: repo, nowMs, againstRef: 'main', database: { cwd: repo } });
     expect(plan.against).toEqual({ kind: 'git-ref', ref: 'main' });
     expect(plan.errors).toEqual([]);
+    // delta is new and runs `node -e` (the test manifests' job): inline code is HIGH (CF508), so it sorts before the archive.
     expect(plan.changes.map((c) => [c.action, c.name])).toEqual([
       ['update', 'alpha'],
-      ['archive', 'gamma'],
       ['create', 'delta'],
+      ['archive', 'gamma'],
     ]);
     expect(plan.changes[0]?.findings.map((f) => f.code)).toContain('CF101');
+    expect(plan.changes[1]?.findings.map((f) => f.code)).toContain('CF508');
     expect(plan.unchanged).toBe(1);
   });
 

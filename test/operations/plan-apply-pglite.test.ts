@@ -43,14 +43,14 @@ describe('the rich plan, rendered', () => {
           [HIGH] CF202 archiving a HIGH criticality schedule: its runs and alerts stop
             fix: make sure its work is done elsewhere, or use \`cronform pause --until\` for a temporary stop
 
-        ~ billing-sync [HIGH] runs/day 24 → 48; next slot 13:00Z → 12:30Z
-          approval: "required" → "none"
-          cron: "0 * * * *" → "*/30 * * * *"
-          gracePeriodMs: 3600000 → 1800000
+        ~ billing-sync [HIGH] runs/day 24 → 48; next slot 13:00Z → 12:30Z; changed job.command, job.env, cron, approval, timeout, gracePeriod
           job.command: ["node","jobs/billing-sync.js"] → ["node","jobs/billing-sync-v2.js"]
           job.env.API_HOST: {"fromEnv":"BILLING_API_HOST"} → "billing.internal"
           job.env.BILLING_TOKEN: null → {"fromEnv":"BILLING_TOKEN"}
-          timeoutMs: 600000 → 2700000
+          cron: "0 * * * *" → "*/30 * * * *"
+          approval: "required" → "none"
+          timeout: "10m" → "45m"
+          gracePeriod: "1h" → "30m"
           next slots before: 2026-11-29 13:00:00 +00:00, 2026-11-29 14:00:00 +00:00, 2026-11-29 15:00:00 +00:00
           next slots after:  2026-11-29 12:30:00 +00:00, 2026-11-29 13:00:00 +00:00, 2026-11-29 13:30:00 +00:00
           [MEDIUM] CF106 runs/day 24 → 48 (×2)  schedules/billing-sync.yaml:11:9
@@ -70,7 +70,7 @@ describe('the rich plan, rendered', () => {
           [MEDIUM] CF504 job target changed: node jobs/billing-sync.js → node jobs/billing-sync-v2.js  schedules/billing-sync.yaml:14:5
             fix: check the new target exists where the runners run and does the intended work
 
-        → weekly-report (from old-report) [MEDIUM] renamed from old-report (history kept); next slot 08:00Z → 09:00Z
+        → weekly-report (from old-report) [MEDIUM] renamed from old-report (history kept); next slot 08:00Z → 09:00Z; changed cron
           cron: "0 9 * * 1" → "0 10 * * 1"
           name: "old-report" → "weekly-report"
           [MEDIUM] CF303 cron change moves the next slots: 2026-11-30T08:00Z, 2026-12-07T08:00Z, 2026-12-14T08:00Z → 2026-11-30T09:00Z, 2026-12-07T09:00Z, 2026-12-14T09:00Z  schedules/weekly-report.yaml:8:9
@@ -79,12 +79,24 @@ describe('the rich plan, rendered', () => {
             fix: nothing to do unless the job cannot absorb these runs
 
         ↺ cleanup [LOW] restore: 1 run/day (peak 1), next 2026-11-30 02:30 Europe/Berlin; DST: 2 transitions in 12 months (gap shift, fold first)
+          job:
+            type: command
+            command: "node", "jobs/cleanup.js"
+            cwd: "."
+            env: (none)
           [LOW] CF302 DST touches this schedule 2 times in the next 12 months: 2027-03-28T01:00Z: 02:00:00–03:00:00 does not exist on 2027-03-28: 1 slot(s) shift forward by 60 min (dst.gap: shift) (02:30 local → 2027-03-28T01:30Z); 2027-10-31T01:00Z: 02:00:00–03:00:00 happens twice on 2027-10-31: 1 slot(s) run once, at the first occurrence (dst.fold: first) (02:30 local → 2027-10-31T00:30Z)  schedules/cleanup.yaml:6:1
             fix: check spec.dst (gap: shift|skip, fold: first|second|both), or pick a local time outside the transition hours
           [LOW] CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN_ONCE, gracePeriod 1d; 1 and 1 slots missed)  schedules/cleanup.yaml:6:1
             fix: nothing to do unless the job cannot absorb these runs
 
         + invoice-push [LOW] new: 1 run/day (peak 1), next 2026-11-30 06:00 UTC
+          job:
+            type: http
+            method: "POST"
+            url: "https://erp.example.com/invoices"
+            headers: (none)
+            body: (none)
+            expectStatus: 200-299
           [LOW] CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN_ONCE, gracePeriod 1d; 1 and 1 slots missed)  schedules/invoice-push.yaml:6:1
             fix: nothing to do unless the job cannot absorb these runs
           [LOW] CF505 POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect  schedules/invoice-push.yaml:14:18
@@ -103,7 +115,7 @@ describe('the rich plan, rendered', () => {
 
         **Plan: 1 to create, 1 to update, 1 to archive, 1 to restore, 1 to rename, 1 unchanged, 1 drift · runs/day 169.14 → 194.14 · peak runs/min 3 → 3 · highest risk HIGH**
 
-        <sub>Planned against the pglite database at 2026-11-29T12:03:00.000Z · plan plan-bf247673c696b63439ddbe39</sub>
+        <sub>Planned against the pglite database at 2026-11-29T12:03:00.000Z · plan plan-a04cdcf44003610dc9e22302</sub>
 
         ### Risk
 
@@ -142,23 +154,23 @@ describe('the rich plan, rendered', () => {
 
         </details>
 
-        <details><summary>~ <code>billing-sync</code> [HIGH] runs/day 24 → 48; next slot 13:00Z → 12:30Z</summary>
+        <details><summary>~ <code>billing-sync</code> [HIGH] runs/day 24 → 48; next slot 13:00Z → 12:30Z; changed job.command, job.env, cron, approval, timeout, gracePeriod</summary>
 
         \`\`\`diff
-        - approval: "required"
-        + approval: "none"
-        - cron: "0 * * * *"
-        + cron: "*/30 * * * *"
-        - gracePeriodMs: 3600000
-        + gracePeriodMs: 1800000
         - job.command: ["node","jobs/billing-sync.js"]
         + job.command: ["node","jobs/billing-sync-v2.js"]
         - job.env.API_HOST: {"fromEnv":"BILLING_API_HOST"}
         + job.env.API_HOST: "billing.internal"
         - job.env.BILLING_TOKEN: null
         + job.env.BILLING_TOKEN: {"fromEnv":"BILLING_TOKEN"}
-        - timeoutMs: 600000
-        + timeoutMs: 2700000
+        - cron: "0 * * * *"
+        + cron: "*/30 * * * *"
+        - approval: "required"
+        + approval: "none"
+        - timeout: "10m"
+        + timeout: "45m"
+        - gracePeriod: "1h"
+        + gracePeriod: "30m"
         - next slots: 2026-11-29 13:00:00 +00:00, 2026-11-29 14:00:00 +00:00, 2026-11-29 15:00:00 +00:00
         + next slots: 2026-11-29 12:30:00 +00:00, 2026-11-29 13:00:00 +00:00, 2026-11-29 13:30:00 +00:00
         \`\`\`
@@ -174,7 +186,7 @@ describe('the rich plan, rendered', () => {
 
         </details>
 
-        <details><summary>→ <code>weekly-report</code> (from <code>old-report</code>) [MEDIUM] renamed from old-report (history kept); next slot 08:00Z → 09:00Z</summary>
+        <details><summary>→ <code>weekly-report</code> (from <code>old-report</code>) [MEDIUM] renamed from old-report (history kept); next slot 08:00Z → 09:00Z; changed cron</summary>
 
         \`\`\`diff
         - cron: "0 9 * * 1"
@@ -190,12 +202,28 @@ describe('the rich plan, rendered', () => {
 
         <details><summary>↺ <code>cleanup</code> [LOW] restore: 1 run/day (peak 1), next 2026-11-30 02:30 Europe/Berlin; DST: 2 transitions in 12 months (gap shift, fold first)</summary>
 
+        **Job** (what will run)
+
+        - type: \`command\`
+        - command: \`"node"\` \`"jobs/cleanup.js"\`
+        - cwd: \`"."\`
+        - env: (none)
+
         - **LOW** CF302 DST touches this schedule 2 times in the next 12 months: 2027-03-28T01:00Z: 02:00:00–03:00:00 does not exist on 2027-03-28: 1 slot(s) shift forward by 60 min (dst.gap: shift) (02:30 local → 2027-03-28T01:30Z); 2027-10-31T01:00Z: 02:00:00–03:00:00 happens twice on 2027-10-31: 1 slot(s) run once, at t… (71 more characters) · schedules/cleanup.yaml:6:1 — fix: check spec.dst (gap: shift\\|skip, fold: first\\|second\\|both), or pick a local time outside the transition hours
         - **LOW** CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN\\_ONCE, gracePeriod 1d; 1 and 1 slots missed) · schedules/cleanup.yaml:6:1 — fix: nothing to do unless the job cannot absorb these runs
 
         </details>
 
         <details><summary>+ <code>invoice-push</code> [LOW] new: 1 run/day (peak 1), next 2026-11-30 06:00 UTC</summary>
+
+        **Job** (what will run)
+
+        - type: \`http\`
+        - method: \`"POST"\`
+        - url: \`"https://erp.example.com/invoices"\`
+        - headers: (none)
+        - body: (none)
+        - expectStatus: \`200-299\`
 
         - **LOW** CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN\\_ONCE, gracePeriod 1d; 1 and 1 slots missed) · schedules/invoice-push.yaml:6:1 — fix: nothing to do unless the job cannot absorb these runs
         - **LOW** CF505 POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect · schedules/invoice-push.yaml:14:18 — fix: make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1

