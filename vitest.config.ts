@@ -41,6 +41,7 @@ const system = [
   'test/operations/plan-cli.test.ts',
   'test/runner/executors/command-executor.test.ts',
   'test/runner/executors/http-executor.test.ts',
+  'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
 ];
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */

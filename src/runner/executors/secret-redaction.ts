@@ -99,9 +99,10 @@ export function pieceBytes(piece: OutputPiece): Buffer {
 
 /** The values of the job's `{ fromEnv }` references that are set in the runner's environment. */
 export function createJobRedactor(job: JobDefinition, runnerEnv: NodeJS.ProcessEnv): SecretRedactor {
-  const references: Record<string, EnvValue> = job.type === 'command' ? job.env : job.headers;
+  // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
+  const references: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.headers;
   const secrets: Array<{ name: string; value: string }> = [];
-  for (const value of Object.values(references)) {
+  for (const value of Object.values(references ?? {})) {
     if (typeof value === 'string') continue;
     const secret = runnerEnv[value.fromEnv];
     if (secret !== undefined) secrets.push({ name: value.fromEnv, value: secret });
