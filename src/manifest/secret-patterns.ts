@@ -115,7 +115,7 @@ export function matchUrlCredentials(value: string): SecretMatch | undefined {
   try {
     url = new URL(value.trim());
   } catch {
-    return undefined;
+    return matchUnparsedUserinfo(value.trim());
   }
   const where = `${url.protocol}//${url.host}`;
   if (url.password && !isPlaceholder(decodeURIComponent(url.password))) {
@@ -129,6 +129,17 @@ export function matchUrlCredentials(value: string): SecretMatch | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Drivers accept what WHATWG URL parsing refuses (`mysql://u:p@tcp(db:3306)/app`, several hosts):
+ * the userinfo is read by hand, up to the last `@` before the path.
+ */
+function matchUnparsedUserinfo(value: string): SecretMatch | undefined {
+  const userinfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#\s]*)@/i.exec(value);
+  const password = userinfo?.[2]?.split(':').slice(1).join(':');
+  if (!userinfo || !password || isPlaceholder(password)) return undefined;
+  return { kind: 'URL with a password', redacted: `${userinfo[1]}… (password of ${password.length} chars)` };
 }
 
 const SENSITIVE_WORDS = new Set([
