@@ -14,6 +14,7 @@ const db = [
   'test/hostile/cli-injection.test.ts',
   'test/hostile/plan-invalid.test.ts',
   'test/hostile/plan-trust/export-import-links.test.ts',
+  'test/hostile/plan-trust/secrets-*.test.ts',
   'test/hostile/plan-trust/symlinked-manifests.test.ts',
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
@@ -45,6 +46,7 @@ const system = [
   'test/operations/plan-cli.test.ts',
   'test/runner/executors/command-executor.test.ts',
   'test/runner/executors/http-executor.test.ts',
+  'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
 ];
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */

@@ -3,6 +3,11 @@
  * above it, as in Vixie cron and cronie. Variables cron itself reads configure the import (zone,
  * shell, random delay); mail settings are dropped with a warning; the rest become job environment,
  * except that a value that looks like a credential is replaced by `{ fromEnv: NAME }`.
+ *
+ * A reference reads the runner's environment, and the runner's DATABASE_URL, CRONFORM_* and PG*
+ * variables are cronform's own configuration: `{ fromEnv: DATABASE_URL }` would hand the job
+ * cronform's database, not the one the crontab meant. Those references read `CRONTAB_<NAME>`
+ * instead (the job still sees `<NAME>`), with a warning (CT015) saying which variable to set.
  */
 import type { StringOrSecretRef } from '../manifest/schema-types.js';
 import { isSensitiveKeyName, matchSecretValue } from '../manifest/secret-patterns.js';
@@ -10,6 +15,13 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import type { CrontabLine } from './crontab-lines.js';
 import { ImportCodes } from './import-codes.js';
+
+/** Variables cronform itself reads (its database, its settings, libpq's connection defaults). */
+export function isCronformOwnVariable(name: string): boolean {
+  return name === 'DATABASE_URL' || name.startsWith('CRONFORM_') || /^PG[A-Z_]+$/.test(name);
+}
+/** Where a reference to one of those reads from instead: a name the runner does not use itself. */
+const OWN_VARIABLE_PREFIX = 'CRONTAB_';
 
 /** Variables cron itself reads; they configure the import instead of becoming job environment. */
 const CRON_VARIABLES = new Set(['CRON_TZ', 'SHELL', 'MAILTO', 'MAILFROM', 'RANDOM_DELAY']);
@@ -70,8 +82,19 @@ export function applyEnvironmentLine(entry: Extract<CrontabLine, { kind: 'env' }
   // A literal that looks like a credential is never written: manifests live in git.
   const secret = isSensitiveKeyName(name) ? { kind: 'a variable named like a credential' } : matchSecretValue(value);
   if (secret) {
-    const reference = name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+    const upper = name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+    const reference = isCronformOwnVariable(upper) ? `${OWN_VARIABLE_PREFIX}${upper}` : upper;
     env.variables.set(name, { fromEnv: reference });
+    if (reference !== upper) {
+      diagnostics.push({
+        severity: 'warning',
+        code: ImportCodes.OWN_VARIABLE_RENAMED,
+        message: `${name} looks like a secret (${secret.kind}) and is also a variable cronform itself reads: written as { fromEnv: ${reference} }, so the job never receives the runner's own ${upper}; its value is not copied`,
+        hint: `set ${reference} in the runner's environment to the value the job needs`,
+        ...location,
+      });
+      return;
+    }
     diagnostics.push({
       severity: 'warning',
       code: ImportCodes.SECRET_ENV_REFERENCED,

@@ -18,6 +18,7 @@ export const ImportCodes = {
   SYSTEM_USER_IGNORED: 'CT012',
   RELATIVE_PROGRAM: 'CT013',
   ENV_IGNORED: 'CT014',
+  OWN_VARIABLE_RENAMED: 'CT015',
   // Writing
   FILE_EXISTS: 'CT020',
 } as const;

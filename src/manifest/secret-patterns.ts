@@ -86,9 +86,9 @@ function findSecretShape(value: string): SecretMatch | undefined {
   return undefined;
 }
 
-/** `{{businessDate}}`, `${TOKEN}`, `<your token>`: references and placeholders, not values. */
+/** `{{businessDate}}`, `${TOKEN}`, `$TOKEN`, `<your token>`: references and placeholders, not values. */
 export function isPlaceholder(value: string): boolean {
-  return /^\s*(?:\{\{[^}]*\}\}|\$\{[^}]*\}|<[^<>]*>)\s*$/.test(value);
+  return /^\s*(?:\{\{[^}]*\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|<[^<>]*>)\s*$/.test(value);
 }
 
 /** Three base64url parts whose first decodes to a JSON header naming an algorithm. */
@@ -104,19 +104,25 @@ function matchJwt(value: string): string | undefined {
   }
 }
 
-/** `scheme://user:password@host` or a query parameter named like a credential. */
-function matchUrlCredentials(value: string): SecretMatch | undefined {
+/**
+ * `scheme://user:password@host` (`redis://:password@host` too), a token as the user name
+ * (`https://<token>@github.com`), or a query parameter named like a credential (`?access_token=`,
+ * `?api_key=`, `?sig=`).
+ */
+export function matchUrlCredentials(value: string): SecretMatch | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim())) return undefined;
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    return undefined;
+    return matchUnparsedUserinfo(value.trim());
   }
   const where = `${url.protocol}//${url.host}`;
   if (url.password && !isPlaceholder(decodeURIComponent(url.password))) {
     return { kind: 'URL with a password', redacted: `${where} (password of ${url.password.length} chars)` };
   }
+  const user = decodeURIComponent(url.username);
+  if (user && isHighEntropyToken(user)) return { kind: 'URL with a token as user name', redacted: `${where} (user of ${user.length} chars)` };
   for (const [name, parameter] of url.searchParams) {
     if (parameter && !isPlaceholder(parameter) && (isSensitiveKeyName(name) || /^(?:key|sig|signature)$/i.test(name))) {
       return { kind: `URL with a credential parameter "${name}"`, redacted: `${where} (${name}=…, ${parameter.length} chars)` };
@@ -125,10 +131,23 @@ function matchUrlCredentials(value: string): SecretMatch | undefined {
   return undefined;
 }
 
+/**
+ * Drivers accept what WHATWG URL parsing refuses (`mysql://u:p@tcp(db:3306)/app`, several hosts):
+ * the userinfo is read by hand, up to the last `@` before the path.
+ */
+function matchUnparsedUserinfo(value: string): SecretMatch | undefined {
+  const userinfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#\s]*)@/i.exec(value);
+  const password = userinfo?.[2]?.split(':').slice(1).join(':');
+  if (!userinfo || !password || isPlaceholder(password)) return undefined;
+  return { kind: 'URL with a password', redacted: `${userinfo[1]}… (password of ${password.length} chars)` };
+}
+
 const SENSITIVE_WORDS = new Set([
   'password', 'passwd', 'passphrase', 'pass', 'secret', 'token', 'credential', 'credentials',
-  'apikey', 'authorization', 'cookie', 'privatekey', 'accesskey',
+  'apikey', 'authorization', 'cookie', 'privatekey', 'accesskey', 'pgpassword', 'sessionid',
 ]);
+/** Words that name a credential only after a qualifier: MYSQL_PWD, DB_PWD, but not the shell's PWD. */
+const QUALIFIED_SENSITIVE_WORDS = new Set(['pwd']);
 // "<qualifier> key" pairs that name a credential: apiKey, X-Api-Key, private_key, SIGNING_KEY…
 const KEY_QUALIFIERS = new Set(['api', 'private', 'access', 'signing', 'encryption', 'master']);
 // A last word that turns a sensitive name into a name about it: TOKEN_URL, secretName, DB_PASSWORD_FILE.
@@ -156,7 +175,8 @@ function nameHasSensitiveWord(name: string): boolean {
   const last = words[words.length - 1];
   if (last === undefined || DESCRIPTIVE_SUFFIXES.has(last)) return false;
   return words.some(
-    (word, i) => SENSITIVE_WORDS.has(word) || (word === 'key' && KEY_QUALIFIERS.has(words[i - 1] ?? '')),
+    (word, i) =>
+      SENSITIVE_WORDS.has(word) || (word === 'key' && KEY_QUALIFIERS.has(words[i - 1] ?? '')) || (i > 0 && QUALIFIED_SENSITIVE_WORDS.has(word)),
   );
 }
 

@@ -1,12 +1,15 @@
 /**
  * Literal credentials in manifests (SPEC §3.2): manifests live in git and plans are posted on pull
- * requests, so a secret written into `env`, `headers` or `payload` is already leaked. Secrets are
- * passed by reference instead, `{ fromEnv: NAME }`, resolved by the runner when the job starts.
+ * requests, so a secret written into `env`, `headers` or `payload` (CF040), a command argument
+ * (CF041) or an http job's url or body (CF042) is already leaked. Secrets are passed by reference
+ * instead, `{ fromEnv: NAME }`, resolved by the runner when the job starts. Each diagnostic points
+ * at the value and names its shape and length, never the value.
  */
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { DocumentPath, ParsedDocument } from './parse.js';
-import { isPlaceholder, isSensitiveKeyName, matchSecretValue, type SecretMatch } from './secret-patterns.js';
+import { findSecretInArguments, findSecretInText, matchNamedValue } from './secret-arguments.js';
+import { isPlaceholder, isSensitiveKeyName, matchSecretValue, matchUrlCredentials, type SecretMatch } from './secret-patterns.js';
 import { formatPath } from './schema-messages.js';
 
 type Section = 'env' | 'headers' | 'payload';
@@ -25,8 +28,40 @@ export function findLiteralSecrets(doc: ParsedDocument): Diagnostic[] {
     }
   }
   if (spec?.payload !== undefined) walkPayload(spec.payload, ['spec', 'payload'], (path, value) => check('payload', path, value));
+  diagnostics.push(...findSecretsInJob(doc, job));
   return diagnostics;
 }
+
+/** What a job runs or sends: argv (also a `sh -c` string), url and body. */
+function findSecretsInJob(doc: ParsedDocument, job: Record<string, unknown> | undefined): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const report = (code: SecretCode, path: DocumentPath, match: SecretMatch, hint: string) => found.push(createDiagnostic(doc, code, path, match, hint));
+  const command = job?.command;
+  if (Array.isArray(command) && command.every((argument) => typeof argument === 'string')) {
+    const secret = findSecretInArguments(command);
+    if (secret) report(DiagnosticCodes.SECRET_IN_COMMAND, ['spec', 'job', 'command', secret.index], secret.match, COMMAND_HINT);
+  }
+  if (typeof job?.url === 'string') {
+    const secret = matchUrlCredentials(job.url) ?? matchSecretValue(job.url);
+    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, ['spec', 'job', 'url'], secret, REQUEST_HINT);
+  }
+  const body = job?.body;
+  if (typeof body === 'string') {
+    const secret = findSecretInText(body);
+    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, ['spec', 'job', 'body'], secret, REQUEST_HINT);
+  } else if (asRecord(body)) {
+    walkPayload(body, ['spec', 'job', 'body'], (path, value) => {
+      const key = path[path.length - 1];
+      const secret = (typeof value === 'string' ? findSecretInText(value) : undefined) ?? matchNamedValue(typeof key === 'string' ? key : undefined, value, 'a field');
+      if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, path, secret, REQUEST_HINT);
+    });
+  }
+  return found;
+}
+
+type SecretCode = typeof DiagnosticCodes.LITERAL_SECRET | typeof DiagnosticCodes.SECRET_IN_COMMAND | typeof DiagnosticCodes.SECRET_IN_REQUEST;
+const COMMAND_HINT = 'put the secret in spec.job.env as { fromEnv: NAME } and let the program read it from its environment (or $NAME in a sh -c string)';
+const REQUEST_HINT = 'send credentials in spec.job.headers with { fromEnv: NAME }: the url and the body are stored and shown in plans';
 
 /** Visits every scalar under the payload with its path (keys and list indexes). */
 function walkPayload(value: unknown, path: DocumentPath, visit: (path: DocumentPath, value: unknown) => void): void {
@@ -54,18 +89,13 @@ function matchLiteralSecret(path: DocumentPath, value: unknown, section: Section
 }
 
 function createSecretDiagnostic(doc: ParsedDocument, section: Section, path: DocumentPath, match: SecretMatch): Diagnostic {
+  return createDiagnostic(doc, DiagnosticCodes.LITERAL_SECRET, path, match, suggestReference(section, path[path.length - 1]));
+}
+
+function createDiagnostic(doc: ParsedDocument, code: SecretCode, path: DocumentPath, match: SecretMatch, hint: string): Diagnostic {
   const { line, column } = doc.locate(path, 'value');
   const where = formatPath(path);
-  return {
-    severity: 'error',
-    code: DiagnosticCodes.LITERAL_SECRET,
-    message: `literal secret in ${where}: ${match.kind} ${match.redacted}`,
-    file: doc.file,
-    line,
-    column,
-    path: where,
-    hint: suggestReference(section, path[path.length - 1]),
-  };
+  return { severity: 'error', code, message: `literal secret in ${where}: ${match.kind} ${match.redacted}`, file: doc.file, line, column, path: where, hint };
 }
 
 function suggestReference(section: Section, key: string | number | undefined): string {

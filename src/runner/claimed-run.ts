@@ -5,8 +5,9 @@
  */
 import type { Definition } from '../compile/definition.js';
 import type { AttemptCompletion, ClaimedRun } from '../db/worker-queries.js';
-import { executeJob } from './executors/execute-job.js';
+import { executeJob, type ExecuteOptions } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
+import { createJobRedactor } from './executors/secret-redaction.js';
 import { runStatusAfterAttempt } from './policy/backoff.js';
 import type { Clock } from '../shared/clock.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
@@ -47,7 +48,7 @@ export async function executeClaimedRun(run: ClaimedRun, definition: Definition 
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
-  return (settings.execute ?? executeJob)(definition.job, runContextOf(run, definition), {
+  const options: ExecuteOptions = {
     timeoutMs: definition.timeoutMs,
     killGraceMs: settings.killGraceMs,
     get signal() {
@@ -57,7 +58,27 @@ export async function executeClaimedRun(run: ClaimedRun, definition: Definition 
     baseDir: settings.baseDir,
     clock: settings.clock,
     ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
-  });
+  };
+  const context = runContextOf(run, definition);
+  if (!settings.execute) return executeJob(definition.job, context, options);
+  return executeRedacted(settings.execute, definition, context, options);
+}
+
+/**
+ * Another `execute` gets the same promise as the real executors: the values of the job's
+ * `fromEnv` references never reach the stored tails or error, even in a message it throws.
+ */
+async function executeRedacted(execute: typeof executeJob, definition: Definition, context: RunContext, options: ExecuteOptions): Promise<ExecutionOutcome> {
+  const redactor = createJobRedactor(definition.job, options.env);
+  if (redactor.isEmpty) return execute(definition.job, context, options);
+  const redact = (text: string | null): string | null => (text === null ? null : redactor.redactText(text));
+  let outcome: ExecutionOutcome;
+  try {
+    outcome = await execute(definition.job, context, options);
+  } catch (error) {
+    throw new Error(redactor.redactText(error instanceof Error ? error.message : String(error)));
+  }
+  return { ...outcome, error: redact(outcome.error), stdoutTail: redact(outcome.stdoutTail), stderrTail: redact(outcome.stderrTail) };
 }
 
 /** The outcome record of an attempt: its result, and the run's next status per its retry policy. */

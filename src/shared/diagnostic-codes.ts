@@ -38,6 +38,8 @@ export const DiagnosticCodes = {
   RISK_ACCEPTANCE_EXPIRED: 'CF033',
   // Secrets
   LITERAL_SECRET: 'CF040',
+  SECRET_IN_COMMAND: 'CF041',
+  SECRET_IN_REQUEST: 'CF042',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];

@@ -109,6 +109,38 @@ describe('crontab import: the basic fixture', () => {
   });
 });
 
+describe('crontab import: cronform\'s own variables', () => {
+  it('never references the runner\'s DATABASE_URL, CRONFORM_* or PG* variables: those read CRONTAB_<NAME>', () => {
+    const result = convertText(
+      [
+        'CRON_TZ=UTC',
+        'DATABASE_URL=postgres://app:app-password@db.internal/app',
+        'PGPASSWORD=hunter2-pg',
+        'CRONFORM_API_TOKEN=abc123def456',
+        'PGHOST=db.internal',
+        'NOTION_TOKEN=secret_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN0123',
+        '0 3 * * * /usr/local/bin/nightly',
+        '',
+      ].join('\n'),
+    );
+    expect(result.schedules[0]!.manifest.spec.job).toMatchObject({
+      env: {
+        DATABASE_URL: { fromEnv: 'CRONTAB_DATABASE_URL' },
+        PGPASSWORD: { fromEnv: 'CRONTAB_PGPASSWORD' },
+        CRONFORM_API_TOKEN: { fromEnv: 'CRONTAB_CRONFORM_API_TOKEN' },
+        // A literal is the crontab's own value, not the runner's: copied as is.
+        PGHOST: 'db.internal',
+        NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' },
+      },
+    });
+    expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([['CT015', 2], ['CT015', 3], ['CT015', 4], ['CT011', 6]]);
+    expect(result.diagnostics[0]).toMatchObject({ severity: 'warning', hint: 'set CRONTAB_DATABASE_URL in the runner\'s environment to the value the job needs' });
+    const everything = renderImportedStream(result.schedules) + JSON.stringify(result.diagnostics);
+    expect(everything).not.toMatch(/app-password|hunter2|abc123/);
+    expect(compileImported(result).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
 describe('crontab import: rejected lines', () => {
   it('rejects @reboot with a clear message and still converts the other lines', () => {
     const result = convertFixture('reboot.crontab');

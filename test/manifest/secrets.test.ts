@@ -131,4 +131,28 @@ describe('findLiteralSecrets', () => {
     expect(findLiteralSecrets(parseOne('kind: Policy\nspec: { queues: {} }\n'))).toEqual([]);
     expect(findLiteralSecrets(parseOne('spec: [1, 2]\n'))).toEqual([]);
   });
+
+  it('looks into command arguments, the url and the body, pointing at the exact value and never quoting it', () => {
+    const command = parseOne(manifest('  job:\n    type: command\n    command: [backup, --password, hunter2-pw, --quiet]\n'));
+    const http = parseOne(
+      manifest(
+        [
+          '  job:',
+          '    type: http',
+          '    url: "https://api.example.com/hook?access_token=abc123"',
+          '    body:',
+          '      user: svc',
+          '      password: s3cret-value',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const found = [...findLiteralSecrets(command), ...findLiteralSecrets(http)];
+    expect(found.map((d) => [d.code, d.line, d.column, d.path, d.message])).toEqual([
+      ['CF041', 9, 35, 'spec.job.command[2]', 'literal secret in spec.job.command[2]: value of an option named like a credential (password) …(10 chars)'],
+      ['CF042', 9, 10, 'spec.job.url', 'literal secret in spec.job.url: URL with a credential parameter "access_token" https://api.example.com (access_token=…, 6 chars)'],
+      ['CF042', 12, 17, 'spec.job.body.password', 'literal secret in spec.job.body.password: value of a field named like a credential (password) …(12 chars)'],
+    ]);
+    expect(JSON.stringify(found)).not.toMatch(/hunter2|abc123|s3cret/);
+  });
 });

@@ -62,6 +62,25 @@ describe('a claimed run', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('redacts the job\'s fromEnv values from what another execute returns or throws', async () => {
+    const secret = 'seam-secret-9f8e7d';
+    const definition = { job: { type: 'http', url: 'https://example.com', headers: { Authorization: { fromEnv: 'API_KEY' } } }, timeoutMs: 1000, payload: {} } as unknown as Definition;
+    const echoing: ExecutionSettings = {
+      killGraceMs: 100,
+      env: { API_KEY: secret },
+      baseDir: '/',
+      clock: new ManualClock(0),
+      execute: () => Promise.resolve({ ...outcome('FAILED'), error: `rejected ${secret}`, stdoutTail: `out ${secret}`, stderrTail: `err ${secret}` }),
+    };
+    expect(await executeClaimedRun(run, definition, new AbortController(), echoing)).toMatchObject({
+      error: 'rejected [redacted:API_KEY]',
+      stdoutTail: 'out [redacted:API_KEY]',
+      stderrTail: 'err [redacted:API_KEY]',
+    });
+    const throwing: ExecutionSettings = { ...echoing, execute: () => Promise.reject(new Error(`cannot use ${secret}`)) };
+    await expect(executeClaimedRun(run, definition, new AbortController(), throwing)).rejects.toThrow(/^cannot use \[redacted:API_KEY\]$/);
+  });
+
   it('fails a run whose definition version is missing without executing anything', async () => {
     const settings: ExecutionSettings = { killGraceMs: 100, env: {}, baseDir: '/', clock: new ManualClock(0), execute: () => Promise.reject(new Error('must not run')) };
     expect(await executeClaimedRun(run, undefined, new AbortController(), settings)).toMatchObject({ status: 'FAILED', error: 'definition v3 of nightly-report not found' });

@@ -92,8 +92,8 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
 
   settings.processGroups?.add(pid);
   return new Promise((resolveOutcome) => {
-    const stdoutTail = new OutputTail(settings.maxOutputBytes);
-    const stderrTail = new OutputTail(settings.maxOutputBytes);
+    const stdoutTail = new OutputTail(settings.maxOutputBytes, settings.redactor);
+    const stderrTail = new OutputTail(settings.maxOutputBytes, settings.redactor);
     let openPipes = 2;
     let leaderExit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let stopReason: StopReason | null = null;

@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import type { SecretRedactor } from './secret-redaction.js';
 
 export interface ExecuteOptions {
   /** The attempt's maximum runtime (the schedule's `timeout`). */
@@ -34,13 +35,15 @@ export interface ExecutorSettings {
   maxOutputBytes: number;
   clock: Clock;
   processGroups: ProcessGroupRegistry | undefined;
+  /** The job's `fromEnv` values, redacted from its output tails and errors. */
+  redactor: SecretRedactor;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 5000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024;
 
 /** Bad options are the caller's bug, not the job's: they throw. */
-export function settleExecuteOptions(options: ExecuteOptions): ExecutorSettings {
+export function settleExecuteOptions(options: ExecuteOptions, redactor: SecretRedactor): ExecutorSettings {
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number (got ${options.timeoutMs})`);
@@ -56,5 +59,6 @@ export function settleExecuteOptions(options: ExecuteOptions): ExecutorSettings 
     maxOutputBytes,
     clock: options.clock ?? systemClock,
     processGroups: options.processGroups,
+    redactor,
   };
 }

@@ -39,7 +39,8 @@ export async function runHttpJob(job: HttpJobDefinition, context: RunContext, se
   const onAbort = (): void => stop('abort');
   const cancelTimeout = startTimer(settings.timeoutMs, () => stop('timeout'));
   settings.signal?.addEventListener('abort', onAbort, { once: true });
-  const bodyTail = new OutputTail(settings.maxOutputBytes);
+  // A server may reflect the request's headers (an echo endpoint, an error page quoting them).
+  const bodyTail = new OutputTail(settings.maxOutputBytes, settings.redactor);
   try {
     const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual', signal: controller.signal });
     // The timeout covers the whole exchange, body included; only its tail is kept.

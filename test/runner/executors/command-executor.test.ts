@@ -40,7 +40,8 @@ describe('command jobs', () => {
       LANG: 'C.UTF-8',
       LC_ALL: 'C.UTF-8',
       MODE: 'full-2',
-      NOTION_TOKEN: 'notion-secret-value',
+      // The job received the exact value: only that value is redacted from its output.
+      NOTION_TOKEN: '[redacted:NOTION_TOKEN]',
       CRONFORM_RUN_ID: '42',
       CRONFORM_SCHEDULE: 'daily-report',
       CRONFORM_SCHEDULED_FOR: '2026-03-08T10:30:00.000Z',
@@ -100,6 +101,29 @@ describe('command jobs', () => {
 
     const small = await executeJob(commandJob([node, '-e', script]), context, { ...options, maxOutputBytes: 10 });
     expect(small.stdoutTail).toBe('xxxTHE-END');
+  });
+
+  it('redacts the values of its fromEnv variables from both tails, even written a byte at a time', async () => {
+    const script = [
+      'const token = process.env.TOKEN;',
+      'process.stdout.write("start " + token + "\\n");',
+      'for (const ch of "via stderr " + token + "\\n") process.stderr.write(ch);',
+    ].join(' ');
+    const job = commandJob([node, '-e', script], { env: { TOKEN: { fromEnv: 'NOTION_TOKEN' } } });
+    const outcome = await executeJob(job, context, options);
+    expect(outcome).toMatchObject({ status: 'SUCCEEDED', stdoutTail: 'start [redacted:NOTION_TOKEN]\n', stderrTail: 'via stderr [redacted:NOTION_TOKEN]\n' });
+    expect(JSON.stringify(outcome)).not.toContain('notion-secret-value');
+  });
+
+  it('redacts a secret straddling the start of a cut tail instead of keeping its end', async () => {
+    const script = 'process.stdout.write("x".repeat(100000) + process.env.TOKEN + "-end")';
+    const job = commandJob([node, '-e', script], { env: { TOKEN: { fromEnv: 'NOTION_TOKEN' } } });
+    for (const maxOutputBytes of [8, 12, 30]) {
+      const { stdoutTail } = await executeJob(job, context, { ...options, maxOutputBytes });
+      expect(stdoutTail).toMatch(/-end$/);
+      expect(stdoutTail).not.toMatch(/cret|value/);
+      expect(Buffer.byteLength(stdoutTail!)).toBeLessThanOrEqual(maxOutputBytes);
+    }
   });
 
   it('stores output as UTF-8 text, replacing invalid bytes and NUL', async () => {

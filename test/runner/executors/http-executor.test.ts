@@ -50,6 +50,17 @@ describe('http jobs', () => {
     expect(request.body).toBe('date=2026-03-07');
   });
 
+  it('redacts header values from the environment that the server reflects in its body', async () => {
+    const server = await startServer((request, response) => response.writeHead(401).end(JSON.stringify({ error: 'bad credentials', got: request.headers })));
+    servers.push(server);
+    const job = httpJob(server.url, { headers: { Authorization: { fromEnv: 'BEARER_TOKEN' }, 'X-Api-Key': { fromEnv: 'NOTION_TOKEN' } } });
+    const outcome = await executeJob(job, context, { ...options, env: { ...runnerEnv, BEARER_TOKEN: 'Bearer s3cr3t-bearer-credential' } });
+    expect(outcome).toMatchObject({ status: 'FAILED', httpStatus: 401 });
+    const body = JSON.parse(outcome.stdoutTail!) as { got: Record<string, string> };
+    expect(body.got).toMatchObject({ authorization: '[redacted:BEARER_TOKEN]', 'x-api-key': '[redacted:NOTION_TOKEN]' });
+    expect(JSON.stringify(outcome)).not.toMatch(/s3cr3t|notion-secret/);
+  });
+
   it('sends an object body as JSON, placeholders substituted in its string values', async () => {
     const server = await serve(200);
     const outcome = await executeJob(httpJob(server.url, { method: 'put', body: { date: '{{businessDate}}', count: 3, note: 'say "hi"' } }), context, options);
