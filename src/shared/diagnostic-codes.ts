@@ -34,6 +34,7 @@ export const DiagnosticCodes = {
   CATCH_UP_ALL_WITHOUT_CAP: 'CF031',
   UNKNOWN_QUEUE: 'CF032',
   RISK_ACCEPTANCE_EXPIRED: 'CF033',
+  RISK_ACCEPTANCE_TOO_LONG: 'CF034',
   // Secrets
   LITERAL_SECRET: 'CF040',
 } as const;
