@@ -4,7 +4,7 @@
  * details) and stops at the first piece that would not fit, ending with a note that says exactly
  * what was left out. Size depends on the changes only; unchanged schedules are just a count.
  */
-import type { Plan, PlannedChange } from './plan-types.js';
+import { planHasChanges, type Plan, type PlannedChange } from './plan-types.js';
 import { describeNextSlots, renderFieldChange, type FieldDiffLimits } from './render-field-diff.js';
 import {
   RISK_TABLE_HEADER,
@@ -16,7 +16,7 @@ import {
   formatFindingItem,
   formatRiskRow,
 } from './render-markdown-table.js';
-import { ACTION_SYMBOL, formatCount, formatPlanOutcome, formatPolicyChangeLines } from './render-summary.js';
+import { ACTION_SYMBOL, formatCount, formatHighestRisk, formatPlanOutcome, formatPolicyChangeLines, formatRiskAcceptanceChangeLines } from './render-summary.js';
 
 export interface MarkdownRenderOptions {
   /** Largest allowed length of the whole comment, in UTF-16 code units (≥ GitHub's characters). */
@@ -75,6 +75,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
   const driftShown = builder.appendSection(['', `### Drift (${formatCount(driftItems.length)})`, ''], driftItems);
 
   if (plan.policyChange) builder.tryAppend(['', '### Policy', '', '```diff', ...formatPolicyChangeLines(plan), '```'].join('\n'));
+  if (plan.riskAcceptanceChange) builder.tryAppend(['', '### Risk acceptances', '', ...fenced('diff', formatRiskAcceptanceChangeLines(plan))].join('\n'));
 
   const detailsShown = builder.appendSection(['', '### Changes', ''], plan.changes.map(renderChangeDetails));
 
@@ -90,8 +91,16 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
   return clampToLength(`${builder.pieces.join('\n').trimEnd()}\n`, maxChars);
 }
 
+/** A fence longer than any backtick run in the content, so the content cannot close it. */
+function fenced(info: string, lines: string[]): string[] {
+  const longestRun = Math.max(0, ...lines.join('\n').match(/`+/g)?.map((run) => run.length) ?? []);
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return [`${fence}${info}`, ...lines, fence];
+}
+
 function renderHeader(plan: Plan): string {
-  const title = plan.changes.length === 0 ? 'no changes' : `highest risk ${plan.summary.highestRisk}`;
+  // A Policy or acceptance change alone is a change too: "no changes" would hide a loosening.
+  const title = !planHasChanges(plan) ? 'no changes' : formatHighestRisk(plan.summary);
   const against = plan.against.kind === 'database' ? `the ${plan.against.engine} database` : `git ref ${escapeMarkdown(plan.against.ref)}`;
   return [
     PLAN_COMMENT_MARKER,
