@@ -13,6 +13,8 @@ const db = [
   'test/commands/runs/**/*.test.ts',
   'test/hostile/cli-injection.test.ts',
   'test/hostile/plan-invalid.test.ts',
+  'test/hostile/plan-trust/policy-loosening.test.ts',
+  'test/hostile/plan-trust/self-accepted-risk.test.ts',
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
   'test/operations/plan-apply-*.test.ts',
