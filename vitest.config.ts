@@ -16,6 +16,8 @@ const db = [
   'test/hostile/plan-trust/export-import-links.test.ts',
   'test/hostile/plan-trust/secrets-*.test.ts',
   'test/hostile/plan-trust/symlinked-manifests.test.ts',
+  'test/hostile/plan-trust/policy-loosening.test.ts',
+  'test/hostile/plan-trust/self-accepted-risk.test.ts',
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
   'test/operations/plan-apply-*.test.ts',

@@ -6,10 +6,11 @@ import { renderPlanJson } from '../plan/render-json.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
+import { ExitCodes } from '../shared/exit-codes.js';
 import { createPalette } from '../shared/terminal.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
-import { exitCodeForPlan } from './plan-exit.js';
+import { exitCodeForPlan, findingsAtOrAbove, formatFailOnReason, type FailOn } from './plan-exit.js';
 
 export default class PlanCommand extends CronformCommand {
   static override summary = 'Show what apply would change, and how risky it is.';
@@ -40,6 +41,10 @@ export default class PlanCommand extends CronformCommand {
     if (flags.format === 'json') this.log(renderPlanJson(plan).trimEnd());
     else if (flags.format === 'markdown') this.log(renderPlanMarkdown(plan));
     else this.log(renderPlanText(plan, { color: createPalette().level > 0 }));
-    return this.finish(plan, exitCodeForPlan(plan, { detailedExitCode: flags['detailed-exitcode'], failOn: flags['fail-on'] as 'medium' | 'high' | undefined }));
+    const failOn = flags['fail-on'] as FailOn | undefined;
+    const exitCode = exitCodeForPlan(plan, { detailedExitCode: flags['detailed-exitcode'], failOn });
+    // On stderr in every format: stdout stays the plan (json parsable, markdown postable).
+    if (exitCode === ExitCodes.RISK_NOT_ACCEPTED && failOn) this.logToStderr(formatFailOnReason(findingsAtOrAbove(plan, failOn), failOn));
+    return this.finish(plan, exitCode);
   }
 }

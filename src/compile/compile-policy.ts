@@ -9,7 +9,10 @@ export function compilePolicy(manifest: PolicyManifest | undefined, source: Sour
   return {
     minIntervalMs: spec.minInterval ? parseDurationMs(spec.minInterval) : DEFAULT_POLICY.minIntervalMs,
     maxRunsPerDay: spec.maxRunsPerDay ?? DEFAULT_POLICY.maxRunsPerDay,
-    risk: { runsPerDayIncreaseHigh: spec.risk?.runsPerDayIncreaseHigh ?? DEFAULT_POLICY.risk.runsPerDayIncreaseHigh },
+    risk: {
+      runsPerDayIncreaseHigh: spec.risk?.runsPerDayIncreaseHigh ?? DEFAULT_POLICY.risk.runsPerDayIncreaseHigh,
+      ...(spec.risk?.acceptanceMaxDays === undefined ? {} : { acceptanceMaxDays: spec.risk.acceptanceMaxDays }),
+    },
     misfireThresholdMs: spec.misfireThreshold ? parseDurationMs(spec.misfireThreshold) : DEFAULT_POLICY.misfireThresholdMs,
     // The default queue always exists; a Policy may override its limit.
     queues: { ...DEFAULT_POLICY.queues, ...(spec.queues ?? {}) },

@@ -110,7 +110,8 @@ export interface QueueLimits {
 export interface PolicyDefinition {
   minIntervalMs: number;
   maxRunsPerDay: number;
-  risk: { runsPerDayIncreaseHigh: number };
+  /** acceptanceMaxDays: only when the Policy sets it (absent: 90 days), so stored Policies without it keep their digest. */
+  risk: { runsPerDayIncreaseHigh: number; acceptanceMaxDays?: number };
   misfireThresholdMs: number;
   queues: Record<string, QueueLimits>;
   backfill: { concurrency: number; priority: Priority };
@@ -127,3 +128,10 @@ export const DEFAULT_POLICY: PolicyDefinition = {
   backfill: { concurrency: 2, priority: 'LOW' },
   source: null,
 };
+
+/** Days a risk acceptance's `until` may reach ahead when the Policy does not say (`risk.acceptanceMaxDays`). */
+export const DEFAULT_ACCEPTANCE_MAX_DAYS = 90;
+
+export function acceptanceMaxDaysOf(policy: Pick<PolicyDefinition, 'risk'>): number {
+  return policy.risk.acceptanceMaxDays ?? DEFAULT_ACCEPTANCE_MAX_DAYS;
+}

@@ -13,7 +13,7 @@ import { MS_PER_DAY } from '../time/civil.js';
 import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import { formatDurationMs } from './duration.js';
-import type { PolicyDefinition } from './definition.js';
+import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
 
 export interface LocatableDocument {
   file: string;
@@ -107,7 +107,7 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
   }
 
   diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
-  diagnostics.push(...checkRiskAcceptances(doc, manifest, nowMs));
+  diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
   const usable = timezoneValid && !diagnostics.some((d) => d.severity === 'error' && d.code === DiagnosticCodes.CRON_NEVER_FIRES);
   return usable ? { diagnostics, cron } : { diagnostics };
 }
@@ -148,22 +148,38 @@ function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleMan
   return diagnostics;
 }
 
-function checkRiskAcceptances(doc: LocatableDocument, manifest: ScheduleManifest, nowMs: number): Diagnostic[] {
+/**
+ * An acceptance is a reviewed exception with an end: expired ones are reported again (warning),
+ * and one reaching further than the Policy's acceptanceMaxDays is an error, so no acceptance
+ * quietly lasts for years (an error, not a warning: a warning would still let it apply).
+ */
+function checkRiskAcceptances(doc: LocatableDocument, manifest: ScheduleManifest, policy: PolicyDefinition, nowMs: number): Diagnostic[] {
   const acceptances = manifest.metadata.riskAccepted ?? [];
   // Most schedules accept no risk: skip formatting today's date for them.
   if (acceptances.length === 0) return [];
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  return acceptances.flatMap((acceptance, index) =>
-    acceptance.until < today
-      ? [{
-          severity: 'warning' as const,
-          code: DiagnosticCodes.RISK_ACCEPTANCE_EXPIRED,
-          message: `risk acceptance of ${acceptance.code} expired on ${acceptance.until}; plan reports the finding again`,
-          hint: 'remove the acceptance, or renew it with a new until date and reason',
-          file: doc.file,
-          ...doc.locate(['metadata', 'riskAccepted', index, 'until']),
-          path: `metadata.riskAccepted.${index}.until`,
-        }]
-      : [],
-  );
+  const maxDays = acceptanceMaxDaysOf(policy);
+  const latest = new Date(nowMs + maxDays * MS_PER_DAY).toISOString().slice(0, 10);
+  const at = (index: number) => ({ file: doc.file, ...doc.locate(['metadata', 'riskAccepted', index, 'until']), path: `metadata.riskAccepted.${index}.until` });
+  return acceptances.flatMap((acceptance, index): Diagnostic[] => {
+    if (acceptance.until < today) {
+      return [{
+        severity: 'warning',
+        code: DiagnosticCodes.RISK_ACCEPTANCE_EXPIRED,
+        message: `risk acceptance of ${acceptance.code} expired on ${acceptance.until}; plan reports the finding again`,
+        hint: 'remove the acceptance, or renew it with a new until date and reason',
+        ...at(index),
+      }];
+    }
+    if (acceptance.until > latest) {
+      return [{
+        severity: 'error',
+        code: DiagnosticCodes.RISK_ACCEPTANCE_TOO_LONG,
+        message: `risk acceptance of ${acceptance.code} runs until ${acceptance.until}, more than the Policy's ${maxDays} days ahead (latest ${latest})`,
+        hint: `set until to ${latest} or earlier, and renew it then if the risk still holds`,
+        ...at(index),
+      }];
+    }
+    return [];
+  });
 }

@@ -330,6 +330,10 @@ export interface RiskThresholds {
    * Ratio of runs per day after/before a change that makes it HIGH risk.
    */
   runsPerDayIncreaseHigh?: number;
+  /**
+   * How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).
+   */
+  acceptanceMaxDays?: number;
 }
 /**
  * Limits of one queue.

@@ -6,7 +6,7 @@
 import type { Definition } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
 import type { Database, Transaction } from '../db/client.js';
-import { readStoredPolicy, writeStoredPolicy } from '../db/settings-queries.js';
+import { readStoredPolicy, readStoredRiskAcceptances, writeStoredPolicy, writeStoredRiskAcceptances } from '../db/settings-queries.js';
 import {
   findLastChange,
   insertAuditRows,
@@ -69,6 +69,7 @@ async function acquireApplyLock(tx: Transaction, options: ApplyOptions): Promise
 function checkPlanIntegrity(plan: Plan): void {
   if (plan.errors.length > 0) throw new InvalidPlanError(`the plan has ${plan.errors.length} error(s); fix them and plan again`);
   if (plan.policyChange && digestOf(plan.policyChange.after) !== plan.policyChange.afterDigest) throw new InvalidPlanError('the plan\'s Policy does not match its digest (edited plan file?)');
+  if (plan.riskAcceptanceChange && digestOf(plan.riskAcceptanceChange.after) !== plan.riskAcceptanceChange.afterDigest) throw new InvalidPlanError('the plan\'s risk acceptances do not match their digest (edited plan file?)');
   for (const change of plan.changes) {
     if (change.after && digestOf(change.after) !== change.afterDigest) {
       throw new InvalidPlanError(`the plan's definition of ${change.name} does not match its digest (edited plan file?)`);
@@ -122,6 +123,10 @@ export async function applyPlan(database: Database, plan: Plan, options: ApplyOp
     if (plan.policyChange && (storedPolicy?.digest ?? null) !== plan.policyChange.beforeDigest) {
       moved.push({ name: 'policy', detail: 'changed since the plan' });
     }
+    const storedAcceptances = plan.riskAcceptanceChange ? await readStoredRiskAcceptances(tx) : null;
+    if (plan.riskAcceptanceChange && (storedAcceptances?.digest ?? null) !== plan.riskAcceptanceChange.beforeDigest) {
+      moved.push({ name: 'risk acceptances', detail: 'changed since the plan' });
+    }
     if (moved.length > 0) throw new StalePlanError(moved);
 
     const nowMs = options.clock.nowMs();
@@ -157,6 +162,11 @@ export async function applyPlan(database: Database, plan: Plan, options: ApplyOp
     if (plan.policyChange) {
       await writeStoredPolicy(tx, plan.policyChange.after, plan.policyChange.afterDigest, at);
       audit.push({ at, actor, action: 'POLICY_UPDATED', before: storedPolicy?.policy ?? null, after: plan.policyChange.after, reason, gitSha, planId: plan.planId });
+    }
+    if (plan.riskAcceptanceChange) {
+      // Stored so the next plan counts these as reviewed: they were part of an applied change.
+      await writeStoredRiskAcceptances(tx, plan.riskAcceptanceChange.after, plan.riskAcceptanceChange.afterDigest, at);
+      audit.push({ at, actor, action: 'RISK_ACCEPTANCES_UPDATED', before: storedAcceptances?.acceptances ?? null, after: plan.riskAcceptanceChange.after, reason, gitSha, planId: plan.planId });
     }
     await insertScheduleVersions(tx, versions);
     await insertAuditRows(tx, audit);

@@ -4,7 +4,7 @@
 import { compileSources, type CompileResult } from '../compile/compile-sources.js';
 import type { Database } from '../db/client.js';
 import { digestOf } from '../compile/digest.js';
-import { buildPlan, findStoredToLoad, pairSchedules, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
+import { buildPlan, collectRiskAcceptances, findStoredToLoad, pairSchedules, storablePolicy, storedToLoad, type BuildPlanInput } from '../plan/build-plan.js';
 import { herdColumnsOf } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../compile/stored-schedule.js';
@@ -23,10 +23,16 @@ export interface PlanOptions {
   database: DatabaseChoice;
 }
 
-/** The schedules at a git ref, shaped like stored ones (ids are positions, versions unknown = 0). */
-function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): StoredSchedule[] {
+/**
+ * The state at a git ref, shaped like the stored one: schedules (ids are positions, versions
+ * unknown = 0), and the Policy and risk acceptances in force there, which judge the change as
+ * the database's would.
+ */
+function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy' | 'storedRiskAcceptances'> {
   const compiled = compileSources(loadSourcesAtRef(ref, dir, cwd), nowMs);
-  return compiled.schedules.map((schedule, index) => ({
+  const policy = storablePolicy(compiled.policy);
+  const acceptances = collectRiskAcceptances(compiled.schedules);
+  const current: StoredSchedule[] = compiled.schedules.map((schedule, index) => ({
     id: index + 1,
     name: schedule.definition.name,
     version: 0,
@@ -39,13 +45,20 @@ function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): St
     versionDigest: digestOf(schedule.definition),
     nextRunAt: null,
   }));
+  return {
+    current,
+    storedDefinitions: definitionsById(current),
+    history: new Map(),
+    storedPolicy: { policy, digest: digestOf(policy) },
+    storedRiskAcceptances: { acceptances, digest: digestOf(acceptances) },
+  };
 }
 
 export async function planChanges(options: PlanOptions): Promise<Plan> {
   if (options.againstRef) {
     const desired = await loadDesired(options);
-    const current = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
-    return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, current, storedDefinitions: definitionsById(current), history: new Map(), against: { kind: 'git-ref', ref: options.againstRef } });
+    const stored = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
+    return buildPlan({ desired, nowMs: options.nowMs, allowMassArchive: options.allowMassArchive ?? false, ...stored, against: { kind: 'git-ref', ref: options.againstRef } });
   }
   // The worker thread runs compiled JavaScript: run from the TypeScript sources (tests, tsx), plan
   // reads on this thread instead.
@@ -96,16 +109,16 @@ export async function planAgainstDatabase(database: Database, desired: CompileRe
  * summaries and must be of the same versions. The statements (and drizzle with them) load on first
  * use: the CLI's plan reads on its worker thread, and ~60 ms of imports stay off this thread.
  */
-export async function loadStoredState(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs'>): Promise<Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'>> {
+export async function loadStoredState(database: Database, desired: CompileResult, options: Pick<PlanOptions, 'nowMs'>): Promise<Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy' | 'storedRiskAcceptances'>> {
   const { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } = await import('../db/schedule-queries.js');
-  const { readStoredPolicy } = await import('../db/settings-queries.js');
+  const { readStoredPolicy, readStoredRiskAcceptances } = await import('../db/settings-queries.js');
   return database.db.transaction(
     async (tx) => {
       const current = await listStoredScheduleSummaries(tx);
       const { definitionIds, archiveIds } = findStoredToLoad(desired.schedules, current);
       const storedDefinitions = await loadDefinitions(tx, definitionIds);
       const history = await loadRunHistory(tx, archiveIds, options.nowMs);
-      return { current, storedDefinitions, history, storedPolicy: await readStoredPolicy(tx) };
+      return { current, storedDefinitions, history, storedPolicy: await readStoredPolicy(tx), storedRiskAcceptances: await readStoredRiskAcceptances(tx) };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

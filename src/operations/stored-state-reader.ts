@@ -20,7 +20,7 @@ export type StoredStateRequest = { kind: 'herds'; columns: HerdColumns } | { kin
 export type StoredStateReply =
   | { kind: 'summaries'; engine: Engine; current: StoredScheduleSummary[] }
   | { kind: 'tally'; tally: TimingTally }
-  | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy']; herds: Map<string, SharedInstants> }
+  | { kind: 'details'; storedDefinitions: Map<number, Definition>; history: Map<number, RunHistory>; storedPolicy: BuildPlanInput['storedPolicy']; storedRiskAcceptances: BuildPlanInput['storedRiskAcceptances']; herds: Map<string, SharedInstants> }
   | { kind: 'error'; error: unknown; details?: ErrorDetails };
 
 /** The name and primitive fields of each level of an error's cause chain, outermost first. */
@@ -37,7 +37,7 @@ function restoreDetails(error: unknown, details: ErrorDetails): unknown {
   return error;
 }
 
-export type StoredState = Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy'> & { engine: Engine };
+export type StoredState = Pick<BuildPlanInput, 'current' | 'storedDefinitions' | 'history' | 'storedPolicy' | 'storedRiskAcceptances'> & { engine: Engine };
 
 export class StoredStateReader {
   private readonly worker: Worker;
@@ -107,10 +107,10 @@ export class StoredStateReader {
     return reply.tally;
   }
 
-  async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy'> & { herds: Map<string, SharedInstants> }> {
+  async readDetails(): Promise<Pick<StoredState, 'storedDefinitions' | 'history' | 'storedPolicy' | 'storedRiskAcceptances'> & { herds: Map<string, SharedInstants> }> {
     const details = await this.nextReply();
     if (details.kind !== 'details') throw new Error(`the database reader replied ${details.kind} instead of the details`);
-    return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy, herds: details.herds };
+    return { storedDefinitions: details.storedDefinitions, history: details.history, storedPolicy: details.storedPolicy, storedRiskAcceptances: details.storedRiskAcceptances, herds: details.herds };
   }
 
   /**

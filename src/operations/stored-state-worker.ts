@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { listStoredScheduleSummaries, loadDefinitions, loadRunHistory } from '../db/schedule-queries.js';
-import { readStoredPolicy } from '../db/settings-queries.js';
+import { readStoredPolicy, readStoredRiskAcceptances } from '../db/settings-queries.js';
 import { findSharedInstantsInColumns, indexSharedInstants, tallyStored } from '../plan/repository-totals.js';
 import { openChosenDatabase, type DatabaseChoice } from './database.js';
 import type { ErrorDetails, StoredStateReply, StoredStateRequest } from './stored-state-reader.js';
@@ -75,7 +75,8 @@ try {
         const storedDefinitions = await loadDefinitions(tx, request.definitionIds);
         const history = await loadRunHistory(tx, request.archiveIds, nowMs);
         const storedPolicy = await readStoredPolicy(tx);
-        reply({ kind: 'details', storedDefinitions, history, storedPolicy, herds: indexSharedInstants(herds, new Set(request.herdNames)) });
+        const storedRiskAcceptances = await readStoredRiskAcceptances(tx);
+        reply({ kind: 'details', storedDefinitions, history, storedPolicy, storedRiskAcceptances, herds: indexSharedInstants(herds, new Set(request.herdNames)) });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );

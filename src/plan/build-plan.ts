@@ -3,7 +3,7 @@
  * Pure: the stored state, run history and `nowMs` are inputs.
  */
 import type { CompileResult } from '../compile/compile-sources.js';
-import type { CompiledSchedule, Definition, PolicyDefinition } from '../compile/definition.js';
+import { DEFAULT_POLICY, type CompiledSchedule, type Definition, type PolicyDefinition } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
 import type { RunHistory, StoredScheduleSummary } from '../compile/stored-schedule.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
@@ -12,7 +12,8 @@ import { diffFields } from './field-diff.js';
 import { computeFigures } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
-import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type RiskLevel } from './plan-types.js';
+import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type PolicyInForce, type RiskAcceptanceChange, type RiskLevel, type StoredRiskAcceptances } from './plan-types.js';
+import { comparePolicies, findingsForPolicyMoves, stricterPolicy } from './policy-comparison.js';
 import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type SharedInstants, type TimingTally } from './repository-totals.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 
@@ -28,8 +29,17 @@ export interface BuildPlanInput {
   nowMs: number;
   against: Plan['against'];
   allowMassArchive?: boolean;
-  /** The Policy stored by the last apply (null: none yet, or planning against a git ref). */
+  /**
+   * The Policy in force: stored by the last apply, or the base ref's with --against-ref (null: none
+   * stored yet, the defaults are in force). Risk is judged by it, never by the change's own Policy.
+   * Absent only for callers without stored state: then the change's Policy is taken as in force.
+   */
   storedPolicy?: { policy: Omit<PolicyDefinition, 'source'>; digest: string } | null;
+  /**
+   * The risk acceptances stored by the last apply (or the base ref's manifests'), by schedule name
+   * (null: none stored yet). An acceptance they do not cover was added by this change's author.
+   */
+  storedRiskAcceptances?: { acceptances: StoredRiskAcceptances; digest: string } | null;
   /**
    * Parts of the plan already computed from one side alone (pairSchedules, findDesiredSharedInstants
    * and tallyStored of the same inputs and `nowMs`), so a caller can compute them while it waits
@@ -46,12 +56,43 @@ export function storablePolicy(policy: PolicyDefinition): Omit<PolicyDefinition,
   return rest;
 }
 
+/** The Policy in force before this change: the stored one, or the defaults when none is stored. */
+function policyInForceOf(input: BuildPlanInput): PolicyDefinition {
+  if (input.storedPolicy === undefined) return input.desired.policy;
+  return input.storedPolicy ? { ...input.storedPolicy.policy, source: null } : DEFAULT_POLICY;
+}
+
+const DEFAULT_POLICY_DIGEST = digestOf(storablePolicy(DEFAULT_POLICY));
+
+function describePolicyInForce(input: BuildPlanInput): PolicyInForce {
+  if (input.storedPolicy === null) return 'none-stored';
+  if (input.storedPolicy === undefined) return 'stored';
+  return input.storedPolicy.digest === DEFAULT_POLICY_DIGEST ? 'defaults' : 'stored';
+}
+
 function diffPolicy(input: BuildPlanInput): PolicyChange | null {
   if (input.storedPolicy === undefined) return null;
   const after = storablePolicy(input.desired.policy);
   const afterDigest = digestOf(after);
   if (input.storedPolicy?.digest === afterDigest) return null;
-  return { beforeDigest: input.storedPolicy?.digest ?? null, afterDigest, after, fieldChanges: diffFields(input.storedPolicy?.policy ?? {}, after) };
+  const findings = findingsForPolicyMoves(comparePolicies(storablePolicy(policyInForceOf(input)), after), input.desired.policy.source);
+  return { beforeDigest: input.storedPolicy?.digest ?? null, afterDigest, after, fieldChanges: diffFields(input.storedPolicy?.policy ?? {}, after), findings };
+}
+
+/** The manifests' acceptances by schedule name, as apply stores them (schedules without any are left out). */
+export function collectRiskAcceptances(schedules: CompiledSchedule[]): StoredRiskAcceptances {
+  const entries = schedules.filter((s) => s.riskAccepted.length > 0).map((s) => [s.definition.name, s.riskAccepted] as const);
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function diffRiskAcceptances(input: BuildPlanInput): RiskAcceptanceChange | null {
+  if (input.storedRiskAcceptances === undefined) return null;
+  const after = collectRiskAcceptances(input.desired.schedules);
+  const before = input.storedRiskAcceptances?.acceptances ?? {};
+  const afterDigest = digestOf(after);
+  // Nothing stored and nothing to store is no change: most repositories accept no risk.
+  if ((input.storedRiskAcceptances?.digest ?? digestOf({})) === afterDigest) return null;
+  return { beforeDigest: input.storedRiskAcceptances?.digest ?? null, afterDigest, before, after };
 }
 
 export interface Pairing {
@@ -114,7 +155,7 @@ function riskRank(change: PlannedChange): number {
   return change.findings.some((f) => f.level === 'ERROR') ? -1 : RISK_RANK[change.risk];
 }
 
-function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined): PlannedChange {
+function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined, policyInForce: PolicyDefinition): PlannedChange {
   const { desired, stored } = pairing;
   const before: Definition | null = stored ? storedDefinition(stored, input) : null;
   const after: Definition | null = desired ? desired.definition : null;
@@ -131,8 +172,11 @@ function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPl
     beforeFigures,
     afterFigures,
     policy: input.desired.policy,
+    policyInForce,
     nowMs: input.nowMs,
     riskAccepted: desired?.riskAccepted ?? [],
+    // By the stored name: a rename keeps what was accepted before it.
+    storedRiskAccepted: (stored && input.storedRiskAcceptances?.acceptances[stored.name]) || [],
     locate: (path) => desired?.locateField(path),
     ...(history ? { history } : {}),
     ...(sharedInstants ? { sharedInstants } : {}),
@@ -170,7 +214,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const changed = pairings.filter((p): p is Pairing & { action: ChangeAction } => p.action !== 'unchanged');
   const needsHerd = changed.some((p) => p.desired);
   const sharedInstants = needsHerd ? precomputed.desiredHerds ?? findDesiredSharedInstants(desired, nowMs) : undefined;
-  const changes = changed.map((p) => buildChange(p, input, sharedInstants));
+  const policyInForce = stricterPolicy(policyInForceOf(input), desired.policy);
+  const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
     for (const finding of change.findings) {
@@ -198,10 +243,17 @@ export function buildPlan(input: BuildPlanInput): Plan {
     runsPerDayAfter: after.runsPerDay,
     peakRunsPerMinuteBefore: before.peakRunsPerMinute,
     peakRunsPerMinuteAfter: after.peakRunsPerMinute,
-    highestRisk: highestRisk(changes.flatMap((c) => c.findings)),
+    highestRisk: 'NONE',
+    highestRiskWithoutAcceptances: 'NONE',
     errors: errors.length,
   };
   const policyChange = errors.length > 0 ? null : diffPolicy(input);
-  const content: Omit<Plan, 'planId' | 'createdAt'> = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
-  return { formatVersion: PLAN_FORMAT_VERSION, planId: computePlanId(content), createdAt, against: input.against, changes, policyChange, drift, unchanged, summary, errors };
+  const riskAcceptanceChange = errors.length > 0 ? null : diffRiskAcceptances(input);
+  const allFindings = [...changes.flatMap((c) => c.findings), ...(policyChange?.findings ?? [])];
+  summary.highestRisk = highestRisk(allFindings);
+  summary.highestRiskWithoutAcceptances = highestRisk(allFindings, { ignoreAcceptances: true });
+  const policyInForceKind = describePolicyInForce(input);
+  const content: Omit<Plan, 'planId' | 'createdAt'> = { formatVersion: PLAN_FORMAT_VERSION, against: input.against, changes, policyChange, policyInForce: policyInForceKind, riskAcceptanceChange, drift, unchanged, summary, errors };
+  const { formatVersion: _version, ...rest } = content;
+  return { formatVersion: PLAN_FORMAT_VERSION, planId: computePlanId(content), createdAt, ...rest };
 }

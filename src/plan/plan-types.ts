@@ -2,7 +2,7 @@
  * A plan is a value (STYLE rule 6): versioned, serializable, and carrying per change the
  * version/digest of the state it was made against, so apply can refuse a stale one.
  */
-import type { Definition, PolicyDefinition, SourceLocation } from '../compile/definition.js';
+import type { Definition, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -13,14 +13,19 @@ export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH';
 export type FindingLevel = RiskLevel | 'ERROR';
 
 export interface Finding {
-  /** Stable code: CF1xx frequency, CF2xx archive/prune, CF3xx time/DST, CF4xx secrets, CF5xx execution, CF6xx drift. */
+  /** Stable code: CF1xx frequency, CF2xx archive/prune, CF3xx time/DST, CF4xx secrets, CF5xx execution, CF6xx drift, CF7xx Policy. */
   code: string;
   level: FindingLevel;
   message: string;
   location?: SourceLocation;
   hint?: string;
-  /** Set when the manifest accepts this finding (`metadata.riskAccepted`); still shown, never hidden. */
-  accepted?: { reason: string; until: string };
+  /**
+   * Set when the manifest accepts this finding (`metadata.riskAccepted`); still shown, never hidden.
+   * `addedInThisChange`: no stored acceptance (the database's, or the base ref's) covers it, so the
+   * author of the change accepted their own risk: shown, but it does not lower the risk nor
+   * satisfy `--fail-on` (a second person does, with the accept label).
+   */
+  accepted?: { reason: string; until: string; addedInThisChange?: true };
 }
 
 export interface FieldChange {
@@ -61,7 +66,7 @@ export interface PlannedChange {
   headline: string;
   figures: { before: ScheduleFigures | null; after: ScheduleFigures | null };
   findings: Finding[];
-  /** Highest unaccepted finding level (ERROR counts as HIGH for ordering), NONE without findings. */
+  /** Highest finding level not accepted by a stored acceptance (ERROR counts as HIGH for ordering), NONE without findings. */
   risk: RiskLevel | 'NONE';
   source: SourceLocation | null;
   /** Archive only: what the schedule did recently. */
@@ -73,7 +78,27 @@ export interface PolicyChange {
   afterDigest: string;
   after: Omit<PolicyDefinition, 'source'>;
   fieldChanges: FieldChange[];
+  /** Every limit the change moves: loosened ones are HIGH (CF701), tightened ones LOW (CF702). */
+  findings: Finding[];
 }
+
+/** The schedules' risk acceptances (`metadata.riskAccepted`) by schedule name, as apply stores them. */
+export type StoredRiskAcceptances = Record<string, RiskAcceptance[]>;
+
+/** The repository's risk acceptances, when they differ from the stored ones (stored so a later plan can tell a reviewed acceptance from a new one). */
+export interface RiskAcceptanceChange {
+  beforeDigest: string | null;
+  afterDigest: string;
+  before: StoredRiskAcceptances;
+  after: StoredRiskAcceptances;
+}
+
+/**
+ * Which Policy the plan's risk was judged by: the stored one (the database's, or the base ref's
+ * with --against-ref), the defaults because the stored one is the defaults, or the defaults
+ * because none is stored yet. Never the Policy of the change itself (see stricterPolicy).
+ */
+export type PolicyInForce = 'stored' | 'defaults' | 'none-stored';
 
 export type DriftKind = 'paused' | 'modified' | 'unmanaged';
 
@@ -97,7 +122,10 @@ export interface PlanSummary {
   runsPerDayAfter: number;
   peakRunsPerMinuteBefore: number;
   peakRunsPerMinuteAfter: number;
+  /** Highest risk after the acceptances that count (stored ones; not those added in this change). */
   highestRisk: RiskLevel | 'NONE';
+  /** Highest risk as if nothing were accepted. */
+  highestRiskWithoutAcceptances: RiskLevel | 'NONE';
   errors: number;
 }
 
@@ -112,6 +140,9 @@ export interface Plan {
   changes: PlannedChange[];
   /** The repository Policy, when it differs from the stored one (null: unchanged). */
   policyChange: PolicyChange | null;
+  /** The Policy the findings were judged by. */
+  policyInForce: PolicyInForce;
+  riskAcceptanceChange: RiskAcceptanceChange | null;
   drift: DriftItem[];
   unchanged: number;
   summary: PlanSummary;
@@ -120,6 +151,11 @@ export interface Plan {
 }
 
 /** Whether applying the plan would write anything. */
-export function planHasChanges(plan: Pick<Plan, 'changes' | 'policyChange'>): boolean {
-  return plan.changes.length > 0 || Boolean(plan.policyChange);
+export function planHasChanges(plan: Pick<Plan, 'changes' | 'policyChange' | 'riskAcceptanceChange'>): boolean {
+  return plan.changes.length > 0 || Boolean(plan.policyChange) || Boolean(plan.riskAcceptanceChange);
+}
+
+/** Whether an acceptance lowers the risk and satisfies --fail-on: only one a reviewer already saw (stored). */
+export function isAcceptedForGate(finding: Finding): boolean {
+  return Boolean(finding.accepted) && !finding.accepted?.addedInThisChange;
 }

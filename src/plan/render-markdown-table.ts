@@ -5,7 +5,7 @@
  */
 import { formatLocation, type Diagnostic } from '../shared/diagnostics.js';
 import { makeVisible } from '../shared/visible-text.js';
-import type { DriftItem, Finding, Plan } from './plan-types.js';
+import { isAcceptedForGate, type DriftItem, type Finding, type Plan } from './plan-types.js';
 import { truncateText } from './render-field-diff.js';
 import { compareFindingsByAttention, formatAcceptance, formatSourceLocation } from './render-summary.js';
 
@@ -47,6 +47,7 @@ export function collectRiskRows(plan: Plan): RiskRow[] {
   const rows: RiskRow[] = [
     ...plan.changes.flatMap((change) => change.findings.map((finding) => ({ schedule: change.name, finding }))),
     ...plan.drift.map((item) => ({ schedule: item.name, finding: item.finding })),
+    ...(plan.policyChange?.findings ?? []).map((finding) => ({ schedule: '(Policy)', finding })),
   ];
   return rows.sort((a, b) => compareFindingsByAttention(a.finding, b.finding));
 }
@@ -56,7 +57,7 @@ export const RISK_TABLE_HEADER = ['| Risk | Code | Schedule | Message | Location
 export function formatRiskRow(row: RiskRow): string {
   const { finding } = row;
   const acceptance = formatAcceptance(finding);
-  const risk = acceptance ? `${finding.level} (accepted)` : `**${finding.level}**`;
+  const risk = isAcceptedForGate(finding) ? `${finding.level} (accepted)` : acceptance ? `**${finding.level}** (self-accepted)` : `**${finding.level}**`;
   const message = formatMarkdownCell(finding.message) + (acceptance ? `<br>${formatMarkdownCell(acceptance)}` : '');
   const cells = [risk, escapeMarkdown(finding.code), escapeMarkdown(row.schedule), message, formatMarkdownCell(formatSourceLocation(finding.location))];
   return `| ${cells.join(' | ')} |`;
@@ -66,7 +67,7 @@ export function formatRiskRow(row: RiskRow): string {
 export function formatFindingItem(finding: Finding): string {
   const acceptance = formatAcceptance(finding);
   const location = formatSourceLocation(finding.location);
-  let item = `- ${acceptance ? finding.level : `**${finding.level}**`} ${escapeMarkdown(finding.code)} ${formatMarkdownCell(finding.message)}`;
+  let item = `- ${isAcceptedForGate(finding) ? finding.level : `**${finding.level}**`} ${escapeMarkdown(finding.code)} ${formatMarkdownCell(finding.message)}`;
   if (location) item += ` · ${formatMarkdownCell(location)}`;
   if (acceptance) item += ` · _${formatMarkdownCell(acceptance)}_`;
   if (finding.hint) item += ` — fix: ${formatMarkdownCell(finding.hint)}`;

@@ -6,7 +6,7 @@
  */
 import { BOUNDED_FIELDS, orderFieldChanges, toManifestTerms } from './field-names.js';
 import { codeSpan, fencedBlock } from './markdown-code.js';
-import type { Plan, PlannedChange } from './plan-types.js';
+import { planHasChanges, type Plan, type PlannedChange } from './plan-types.js';
 import { describeNextSlots, renderFieldChange, type FieldDiffLimits } from './render-field-diff.js';
 import { describeJob } from './render-job.js';
 import {
@@ -19,7 +19,7 @@ import {
   formatFindingItem,
   formatRiskRow,
 } from './render-markdown-table.js';
-import { ACTION_SYMBOL, formatCount, formatPlanOutcome, formatPolicyChangeLines } from './render-summary.js';
+import { ACTION_SYMBOL, formatCount, formatHighestRisk, formatPlanOutcome, formatPolicyChangeLines, formatRiskAcceptanceChangeLines } from './render-summary.js';
 
 export interface MarkdownRenderOptions {
   /** Largest allowed length of the whole comment, in UTF-16 code units (≥ GitHub's characters). */
@@ -83,6 +83,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
   const driftShown = builder.appendSection(['', `### Drift (${formatCount(driftItems.length)})`, ''], driftItems);
 
   if (plan.policyChange) builder.tryAppend(['', '### Policy', '', fencedBlock('diff', formatPolicyChangeLines(plan))].join('\n'));
+  if (plan.riskAcceptanceChange) builder.tryAppend(['', '### Risk acceptances', '', fencedBlock('diff', formatRiskAcceptanceChangeLines(plan))].join('\n'));
 
   const detailsShown = builder.appendSection(['', '### Changes', ''], plan.changes.map(renderChangeDetails));
 
@@ -99,7 +100,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
 }
 
 function renderHeader(plan: Plan): string {
-  const title = plan.changes.length === 0 ? 'no changes' : `highest risk ${plan.summary.highestRisk}`;
+  // A Policy or acceptance change alone is a change too: "no changes" would hide a loosening.
+  const title = !planHasChanges(plan) ? 'no changes' : formatHighestRisk(plan.summary);
   const against = plan.against.kind === 'database' ? `the ${plan.against.engine} database` : `git ref ${escapeMarkdown(plan.against.ref)}`;
   return [
     PLAN_COMMENT_MARKER,

@@ -5,7 +5,7 @@
  */
 import type { SourceLocation } from '../compile/definition.js';
 import { makeVisible } from '../shared/visible-text.js';
-import type { ChangeAction, Finding, FindingLevel, Plan, PlanSummary } from './plan-types.js';
+import { isAcceptedForGate, planHasChanges, type ChangeAction, type Finding, type FindingLevel, type Plan, type PlanSummary } from './plan-types.js';
 
 export const ACTION_SYMBOL: Record<ChangeAction, string> = {
   create: '+',
@@ -49,8 +49,25 @@ export function formatSummaryLine(summary: PlanSummary): string {
     `Plan: ${counts.join(', ')}`,
     `runs/day ${formatCount(summary.runsPerDayBefore)} → ${formatCount(summary.runsPerDayAfter)}`,
     `peak runs/min ${formatCount(summary.peakRunsPerMinuteBefore)} → ${formatCount(summary.peakRunsPerMinuteAfter)}`,
-    `highest risk ${summary.highestRisk}`,
+    formatHighestRisk(summary),
   ].join(' · ');
+}
+
+/**
+ * `highest risk NONE (HIGH without acceptances)`: both figures whenever acceptances make a
+ * difference, so a reviewer sees what was accepted away.
+ */
+export function formatHighestRisk(summary: Pick<PlanSummary, 'highestRisk' | 'highestRiskWithoutAcceptances'>): string {
+  const without = summary.highestRiskWithoutAcceptances;
+  return without === summary.highestRisk ? `highest risk ${summary.highestRisk}` : `highest risk ${summary.highestRisk} (${without} without acceptances)`;
+}
+
+/** Said whenever the thresholds are not a stored Policy's, so nobody assumes the repository's own. */
+export function formatPolicyInForce(plan: Pick<Plan, 'policyInForce' | 'against'>): string | null {
+  const where = plan.against.kind === 'git-ref' ? 'at the base ref' : 'in the database';
+  if (plan.policyInForce === 'none-stored') return `risk judged by the default Policy (none stored ${where} yet)`;
+  // A stored Policy equal to the defaults is a stored one: not worth a line on every plan.
+  return null;
 }
 
 /** `No changes. 14 schedules unchanged.` plus drift and errors, which matter even without changes. */
@@ -63,7 +80,18 @@ export function formatNoChangesLine(summary: PlanSummary): string {
 
 /** The one line a plan is summarized by, in every format. */
 export function formatPlanOutcome(plan: Plan): string {
-  if (plan.changes.length === 0 && plan.policyChange) return `Policy changes; ${formatNoChangesLine(plan.summary).replace(/^No changes\. /, 'no schedule changes. ')}`;
+  // Only where something was judged: a plan without changes has no risk to qualify.
+  const judged = planHasChanges(plan) ? formatPolicyInForce(plan) : null;
+  const outcome = formatOutcome(plan);
+  return judged ? `${outcome} · ${judged}` : outcome;
+}
+
+function formatOutcome(plan: Plan): string {
+  if (plan.changes.length === 0 && planHasChanges(plan)) {
+    const what = [plan.policyChange ? 'Policy' : null, plan.riskAcceptanceChange ? 'risk acceptances' : null].filter(Boolean).join(' and ');
+    const risk = plan.summary.highestRiskWithoutAcceptances === 'NONE' ? '' : ` ${formatHighestRisk(plan.summary)}.`;
+    return `${what.charAt(0).toUpperCase()}${what.slice(1)} change;${risk} ${formatNoChangesLine(plan.summary).replace(/^No changes\. /, 'no schedule changes. ')}`;
+  }
   return plan.changes.length === 0 ? formatNoChangesLine(plan.summary) : formatSummaryLine(plan.summary);
 }
 
@@ -74,17 +102,37 @@ export function formatPolicyChangeLines(plan: Plan): string[] {
   return [`~ policy${plan.policyChange.beforeDigest === null ? ' (first apply stores it)' : ''}`, ...fields];
 }
 
+/** One line per acceptance added (`+`) or removed (`-`), by schedule. */
+export function formatRiskAcceptanceChangeLines(plan: Plan): string[] {
+  const change = plan.riskAcceptanceChange;
+  if (!change) return [];
+  const key = (a: { code: string; reason: string; until: string }) => JSON.stringify([a.code, a.reason, a.until]);
+  const lines: string[] = [];
+  for (const name of [...new Set([...Object.keys(change.before), ...Object.keys(change.after)])].sort()) {
+    const [before, after] = [change.before[name] ?? [], change.after[name] ?? []];
+    const [beforeKeys, afterKeys] = [new Set(before.map(key)), new Set(after.map(key))];
+    for (const a of before) if (!afterKeys.has(key(a))) lines.push(`  - ${name} ${a.code} until ${a.until}: ${makeVisible(a.reason)}`);
+    for (const a of after) if (!beforeKeys.has(key(a))) lines.push(`  + ${name} ${a.code} until ${a.until}: ${makeVisible(a.reason)}`);
+  }
+  return ['~ risk acceptances (apply stores them; until then they count for nothing)', ...lines];
+}
+
 /** `schedules/a.yaml:7:9`, or an empty string when the finding has no location. */
 export function formatSourceLocation(location: SourceLocation | null | undefined): string {
   return location ? `${makeVisible(location.file)}:${location.line}:${location.column}` : '';
 }
 
-/** `accepted until 2026-12-15: reason`, or null when the finding is not accepted. */
+/**
+ * `accepted until 2026-12-15: reason`, or null when the finding is not accepted. An acceptance
+ * the change adds itself says so: it is shown, and it counts for nothing.
+ */
 export function formatAcceptance(finding: Finding): string | null {
-  return finding.accepted ? makeVisible(`accepted until ${finding.accepted.until}: ${finding.accepted.reason}`) : null;
+  if (!finding.accepted) return null;
+  const by = finding.accepted.addedInThisChange ? 'accepted by the author in this change (not counted: needs a stored acceptance or the accept label)' : 'accepted';
+  return makeVisible(`${by} until ${finding.accepted.until}: ${finding.accepted.reason}`);
 }
 
-/** Unaccepted findings first (they need attention), then by level; stable within ties. */
+/** Findings that still count first (they need attention), then by level; stable within ties. */
 export function compareFindingsByAttention(a: Finding, b: Finding): number {
-  return Number(Boolean(a.accepted)) - Number(Boolean(b.accepted)) || FINDING_LEVEL_RANK[a.level] - FINDING_LEVEL_RANK[b.level];
+  return Number(isAcceptedForGate(a)) - Number(isAcceptedForGate(b)) || FINDING_LEVEL_RANK[a.level] - FINDING_LEVEL_RANK[b.level];
 }

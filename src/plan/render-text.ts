@@ -7,7 +7,7 @@ import { Ansis } from 'ansis';
 import { formatDiagnostic, type Diagnostic } from '../shared/diagnostics.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { orderFieldChanges, toManifestTerms } from './field-names.js';
-import type { DriftItem, Finding, FindingLevel, Plan, PlannedChange, RiskLevel } from './plan-types.js';
+import { isAcceptedForGate, type DriftItem, type Finding, type FindingLevel, type Plan, type PlannedChange, type RiskLevel } from './plan-types.js';
 import { describeNextSlots, renderFieldChange, type DiffLine, type FieldDiffLimits } from './render-field-diff.js';
 import { describeJob, formatJobLineText } from './render-job.js';
 import {
@@ -16,6 +16,7 @@ import {
   formatCount,
   formatPlanOutcome,
   formatPolicyChangeLines,
+  formatRiskAcceptanceChangeLines,
   formatSourceLocation,
 } from './render-summary.js';
 
@@ -39,7 +40,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     blocks.push(plan.errors.map((diagnostic) => paintDiagnostic(paint, formatDiagnostic(visibleDiagnostic(diagnostic)))).join('\n'));
   }
   for (const change of plan.changes) blocks.push(renderChange(paint, change));
-  if (plan.policyChange) blocks.push(formatPolicyChangeLines(plan).join('\n'));
+  if (plan.policyChange) blocks.push([...formatPolicyChangeLines(plan), ...plan.policyChange.findings.flatMap((finding) => renderFinding(paint, finding, '  '))].join('\n'));
+  if (plan.riskAcceptanceChange) blocks.push(formatRiskAcceptanceChangeLines(plan).join('\n'));
   if (plan.drift.length > 0) {
     blocks.push([paint.bold('Drift'), ...plan.drift.map((item) => renderDrift(paint, item))].join('\n'));
   }
@@ -116,8 +118,9 @@ function renderDiffLine(paint: Ansis, line: DiffLine): string {
 function renderFinding(paint: Ansis, finding: Finding, indent: string): string[] {
   const location = formatSourceLocation(finding.location);
   const acceptance = formatAcceptance(finding);
-  // An accepted finding keeps its level (it is still that risky) but loses its alarm colour.
-  const badge = acceptance ? `[${finding.level}]` : paintLevel(paint, finding.level, `[${finding.level}]`);
+  // An accepted finding keeps its level (it is still that risky) but loses its alarm colour,
+  // unless the change accepted it itself.
+  const badge = isAcceptedForGate(finding) ? `[${finding.level}]` : paintLevel(paint, finding.level, `[${finding.level}]`);
   let line = `${indent}${badge} ${makeVisible(finding.code)} ${makeVisible(finding.message)}`;
   if (location) line += `  ${location}`;
   if (acceptance) line += ` ${paint.dim(`[${acceptance}]`)}`;

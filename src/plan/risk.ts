@@ -13,7 +13,7 @@ import { computeFigures, countCatchUpRuns, formatLocalSlot } from './figures.js'
 import { changedKeys } from './field-names.js';
 import { diffFields } from './field-diff.js';
 import { assessJob, JobRiskCodes } from './job-risk.js';
-import type { ChangeAction, Finding, FindingLevel, RiskLevel, ScheduleFigures } from './plan-types.js';
+import { isAcceptedForGate, type ChangeAction, type Finding, type FindingLevel, type RiskLevel, type ScheduleFigures } from './plan-types.js';
 
 export interface RiskInput {
   action: ChangeAction;
@@ -22,9 +22,20 @@ export interface RiskInput {
   after: Definition | null;
   beforeFigures: ScheduleFigures | null;
   afterFigures: ScheduleFigures | null;
+  /** The Policy this change proposes (in force after apply): its limits are ERRORs. */
   policy: PolicyDefinition;
+  /**
+   * The Policy the change is judged by: per limit the stricter of the stored one and `policy`
+   * (stricterPolicy), so a change cannot loosen its own thresholds. Absent: `policy`.
+   */
+  policyInForce?: PolicyDefinition;
   nowMs: number;
   riskAccepted: RiskAcceptance[];
+  /**
+   * The acceptances stored for this schedule (the database's, or the base ref's manifest): an
+   * acceptance none of them covers was added in this change (absent: none stored).
+   */
+  storedRiskAccepted?: RiskAcceptance[];
   /** Where a Definition path (`cron`, `job.env.TOKEN`, `timeoutMs`…) is in the manifest. */
   locate: (path: string) => SourceLocation | undefined;
   history?: { lastRunAt: string | null; runsLast30Days: number };
@@ -57,6 +68,9 @@ export const RiskCodes = {
   CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
   ...JobRiskCodes,
+  CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
+  CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
+  CF703: { level: 'HIGH', meaning: 'a schedule is over a limit of the Policy in force, allowed only by the Policy loosened in this change' },
 } as const;
 export type RiskCode = keyof typeof RiskCodes;
 
@@ -97,6 +111,7 @@ const firstSlot = (def: Definition, nowMs: number): number | undefined => nextSl
 
 function checkFrequency(input: RiskInput, add: AddFinding): void {
   const { before, after, policy, nowMs } = input;
+  const inForce = input.policyInForce ?? policy;
   if (!after) return;
   const figures = figuresOf(after, input.afterFigures, nowMs);
   const peak = figures.runsPerDayPeak;
@@ -104,7 +119,7 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
     const previous = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
     const ratio = previous === 0 ? Number.POSITIVE_INFINITY : peak / previous;
     const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none in the previous 35 days' : `×${formatCount(ratio)}`})`;
-    if (peak > previous && ratio >= policy.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${policy.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
+    if (peak > previous && ratio >= inForce.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${inForce.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
     else if (peak > previous && ratio >= 2) add('CF106', 'MEDIUM', message, 'confirm the job and its downstream can absorb the extra runs', ['cron']);
   }
   if (input.action === 'create' && figures.minIntervalMs < MS_PER_MINUTE) {
@@ -112,6 +127,10 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   }
   if (peak > policy.maxRunsPerDay) add('CF103', 'ERROR', `peak runs/day ${formatCount(peak)} is over the Policy maximum ${formatCount(policy.maxRunsPerDay)}`, 'lower the frequency, or raise maxRunsPerDay in the Policy', ['cron']);
   if (figures.minIntervalMs < policy.minIntervalMs) add('CF104', 'ERROR', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the Policy minimum ${formatDurationMs(policy.minIntervalMs)}`, 'space the slots further apart, or lower minInterval in the Policy', ['cron']);
+  // Within the proposed Policy (so apply is consistent) but outside the one in force: only this
+  // change's own loosening lets it through, which a reviewer must see as such.
+  if (peak <= policy.maxRunsPerDay && peak > inForce.maxRunsPerDay) add('CF703', 'HIGH', `peak runs/day ${formatCount(peak)} is over the maxRunsPerDay in force (${formatCount(inForce.maxRunsPerDay)}): only this change's Policy (${formatCount(policy.maxRunsPerDay)}) allows it`, 'lower the frequency, or raise maxRunsPerDay in a reviewed Policy change first', ['cron']);
+  if (figures.minIntervalMs >= policy.minIntervalMs && figures.minIntervalMs < inForce.minIntervalMs) add('CF703', 'HIGH', `shortest interval ${formatDurationMs(figures.minIntervalMs)} is under the minInterval in force (${formatDurationMs(inForce.minIntervalMs)}): only this change's Policy (${formatDurationMs(policy.minIntervalMs)}) allows it`, 'space the slots further apart, or lower minInterval in a reviewed Policy change first', ['cron']);
   const herds = input.sharedInstants ?? [];
   if (after.jitterMs === 0 && herds.length > 0) {
     const largest = herds.reduce((best, herd) => (herd.size > best.size ? herd : best));
@@ -237,12 +256,23 @@ function describeTarget(def: Definition, exact: boolean): string {
   return [job.command[0], script].filter((part) => part !== undefined).join(' ');
 }
 
-/** ERROR findings break Policy limits: the fix is the Policy or the schedule, never a per-manifest waiver. */
-function applyAcceptance(findings: Finding[], accepted: RiskAcceptance[], nowMs: number): Finding[] {
+/** A stored acceptance covers a new one with the same code and reason that lasts at least as long. */
+function isCovered(acceptance: RiskAcceptance, stored: RiskAcceptance[], today: string): boolean {
+  return stored.some((s) => s.code === acceptance.code && s.reason === acceptance.reason && s.until >= acceptance.until && s.until.slice(0, 10) >= today);
+}
+
+/**
+ * ERROR findings break Policy limits: the fix is the Policy or the schedule, never a per-manifest
+ * waiver. An acceptance no stored one covers is the author accepting their own risk: marked
+ * `addedInThisChange`, it is shown but counts for nothing (highestRisk, --fail-on).
+ */
+function applyAcceptance(findings: Finding[], accepted: RiskAcceptance[], stored: RiskAcceptance[], nowMs: number): Finding[] {
   const today = new Date(nowMs).toISOString().slice(0, 10);
   return findings.map((finding) => {
     const match = finding.level === 'ERROR' ? undefined : accepted.find((a) => a.code === finding.code && a.until.slice(0, 10) >= today);
-    return match ? { ...finding, accepted: { reason: match.reason, until: match.until } } : finding;
+    if (!match) return finding;
+    const addedInThisChange = !isCovered(match, stored, today);
+    return { ...finding, accepted: { reason: match.reason, until: match.until, ...(addedInThisChange ? { addedInThisChange: true as const } : {}) } };
   });
 }
 
@@ -255,15 +285,16 @@ export function assessChange(input: RiskInput): Finding[] {
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
   for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
-  return applyAcceptance(findings, input.riskAccepted, input.nowMs);
+  return applyAcceptance(findings, input.riskAccepted, input.storedRiskAccepted ?? [], input.nowMs);
 }
 
 const RISK_ORDER: RiskLevel[] = ['LOW', 'MEDIUM', 'HIGH'];
 
-export function highestRisk(findings: Finding[]): RiskLevel | 'NONE' {
+/** The highest level among findings not accepted for the gate (or among all, with `ignoreAcceptances`). */
+export function highestRisk(findings: Finding[], options: { ignoreAcceptances?: boolean } = {}): RiskLevel | 'NONE' {
   let highest: RiskLevel | 'NONE' = 'NONE';
   for (const finding of findings) {
-    if (finding.accepted) continue;
+    if (!options.ignoreAcceptances && isAcceptedForGate(finding)) continue;
     const level: RiskLevel = finding.level === 'ERROR' ? 'HIGH' : finding.level;
     if (highest === 'NONE' || RISK_ORDER.indexOf(level) > RISK_ORDER.indexOf(highest)) highest = level;
   }

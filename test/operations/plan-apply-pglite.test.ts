@@ -24,7 +24,7 @@ describe('coverage of the PGlite suite', () => {
 
   it('planned every action, every risk code, both drift kinds and both guards at least once', () => {
     const actions = new Set(seen.flatMap((plan) => plan.changes.map((c) => c.action)));
-    const findings = new Set(seen.flatMap((plan) => [...plan.changes.flatMap((c) => c.findings.map((f) => f.code)), ...plan.drift.map((d) => d.finding.code), ...plan.errors.map((e) => e.code)]));
+    const findings = new Set(seen.flatMap((plan) => [...plan.changes.flatMap((c) => c.findings.map((f) => f.code)), ...(plan.policyChange?.findings ?? []).map((f) => f.code), ...plan.drift.map((d) => d.finding.code), ...plan.errors.map((e) => e.code)]));
     expect([...actions].sort()).toEqual(['archive', 'create', 'rename', 'restore', 'update']);
     expect([...findings].sort()).toEqual([...Object.keys(RiskCodes), 'CF204', 'CF205', 'CF601', 'CF602'].sort());
   });
@@ -65,7 +65,7 @@ describe('the rich plan, rendered', () => {
             fix: set spec.timeout below 30m, or space the slots further apart
           [LOW] CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN_ONCE, gracePeriod 30m; 2 and 48 slots missed)  schedules/billing-sync.yaml:10:1
             fix: nothing to do unless the job cannot absorb these runs
-          [HIGH] CF503 approval removed: runs start without waiting for a human (MANUAL_REQUIRED)  schedules/billing-sync.yaml:22:13 [accepted until 2027-01-31: runs are idempotent since v2]
+          [HIGH] CF503 approval removed: runs start without waiting for a human (MANUAL_REQUIRED)  schedules/billing-sync.yaml:22:13 [accepted by the author in this change (not counted: needs a stored acceptance or the accept label) until 2027-01-31: runs are idempotent since v2]
             fix: keep approval: required unless the job is safe to run unattended
           [MEDIUM] CF504 job target changed: node jobs/billing-sync.js → node jobs/billing-sync-v2.js  schedules/billing-sync.yaml:14:5
             fix: check the new target exists where the runners run and does the intended work
@@ -102,6 +102,9 @@ describe('the rich plan, rendered', () => {
           [LOW] CF505 POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect  schedules/invoice-push.yaml:14:18
             fix: make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1
 
+        ~ risk acceptances (apply stores them; until then they count for nothing)
+          + billing-sync CF503 until 2027-01-31: runs are idempotent since v2
+
         Drift
         ! health-check  paused by oncall@example.com at 2026-11-29T12:02:00.000Z: INC-42 upstream outage  (CF601 MEDIUM)
             fix: cronform resume health-check when the incident is over
@@ -115,7 +118,7 @@ describe('the rich plan, rendered', () => {
 
         **Plan: 1 to create, 1 to update, 1 to archive, 1 to restore, 1 to rename, 1 unchanged, 1 drift · runs/day 169.14 → 194.14 · peak runs/min 3 → 3 · highest risk HIGH**
 
-        <sub>Planned against the pglite database at 2026-11-29T12:03:00.000Z · plan plan-a04cdcf44003610dc9e22302</sub>
+        <sub>Planned against the pglite database at 2026-11-29T12:03:00.000Z · plan plan-29ce56c6e370a349505a746d</sub>
 
         ### Risk
 
@@ -123,6 +126,7 @@ describe('the rich plan, rendered', () => {
         |---|---|---|---|---|
         | **HIGH** | CF202 | legacy-export | archiving a HIGH criticality schedule: its runs and alerts stop |  |
         | **HIGH** | CF402 | billing-sync | job.env.API\\_HOST was read from environment variable BILLING\\_API\\_HOST and is now a literal value (not shown) | schedules/billing-sync.yaml:19:17 |
+        | **HIGH** (self-accepted) | CF503 | billing-sync | approval removed: runs start without waiting for a human (MANUAL\\_REQUIRED)<br>accepted by the author in this change (not counted: needs a stored acceptance or the accept label) until 2027-01-31: runs are idempotent since v2 | schedules/billing-sync.yaml:22:13 |
         | **MEDIUM** | CF201 | legacy-export | archiving stops all runs: last run 2026-11-28T14:15Z, 3 runs in 30 days |  |
         | **MEDIUM** | CF106 | billing-sync | runs/day 24 → 48 (×2) | schedules/billing-sync.yaml:11:9 |
         | **MEDIUM** | CF303 | billing-sync | cron change moves the next slots: 2026-11-29T13:00Z, 2026-11-29T14:00Z, 2026-11-29T15:00Z → 2026-11-29T12:30Z, 2026-11-29T13:00Z, 2026-11-29T13:30Z | schedules/billing-sync.yaml:11:9 |
@@ -137,11 +141,17 @@ describe('the rich plan, rendered', () => {
         | **LOW** | CF502 | cleanup | a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN\\_ONCE, gracePeriod 1d; 1 and 1 slots missed) | schedules/cleanup.yaml:6:1 |
         | **LOW** | CF502 | invoice-push | a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN\\_ONCE, gracePeriod 1d; 1 and 1 slots missed) | schedules/invoice-push.yaml:6:1 |
         | **LOW** | CF505 | invoice-push | POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect | schedules/invoice-push.yaml:14:18 |
-        | HIGH (accepted) | CF503 | billing-sync | approval removed: runs start without waiting for a human (MANUAL\\_REQUIRED)<br>accepted until 2027-01-31: runs are idempotent since v2 | schedules/billing-sync.yaml:22:13 |
 
         ### Drift (1)
 
         - ! health-check paused by oncall@example.com at 2026-11-29T12:02:00.000Z: INC-42 upstream outage (CF601 MEDIUM) — fix: cronform resume health-check when the incident is over
+
+        ### Risk acceptances
+
+        \`\`\`diff
+        ~ risk acceptances (apply stores them; until then they count for nothing)
+          + billing-sync CF503 until 2027-01-31: runs are idempotent since v2
+        \`\`\`
 
         ### Changes
 
@@ -181,7 +191,7 @@ describe('the rich plan, rendered', () => {
         - **LOW** CF401 job.env.BILLING\\_TOKEN reads a secret from environment variable BILLING\\_TOKEN · schedules/billing-sync.yaml:21:9 — fix: every runner must have BILLING\\_TOKEN set in its environment
         - **MEDIUM** CF501 timeout 45m ≥ shortest interval 30m: a run that uses its timeout overlaps the next slot; overlap SKIP\\_NEW skips the slots that fall during a run · schedules/billing-sync.yaml:23:12 — fix: set spec.timeout below 30m, or space the slots further apart
         - **LOW** CF502 a 1h outage leads to 1 run, a 24h outage to 1 run (misfire RUN\\_ONCE, gracePeriod 30m; 2 and 48 slots missed) · schedules/billing-sync.yaml:10:1 — fix: nothing to do unless the job cannot absorb these runs
-        - HIGH CF503 approval removed: runs start without waiting for a human (MANUAL\\_REQUIRED) · schedules/billing-sync.yaml:22:13 · _accepted until 2027-01-31: runs are idempotent since v2_ — fix: keep approval: required unless the job is safe to run unattended
+        - **HIGH** CF503 approval removed: runs start without waiting for a human (MANUAL\\_REQUIRED) · schedules/billing-sync.yaml:22:13 · _accepted by the author in this change (not counted: needs a stored acceptance or the accept label) until 2027-01-31: runs are idempotent since v2_ — fix: keep approval: required unless the job is safe to run unattended
         - **MEDIUM** CF504 job target changed: node jobs/billing-sync.js → node jobs/billing-sync-v2.js · schedules/billing-sync.yaml:14:5 — fix: check the new target exists where the runners run and does the intended work
 
         </details>

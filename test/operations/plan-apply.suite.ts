@@ -190,7 +190,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         '+ daily-report [LOW] new: 1 run/day (peak 1), next 2026-11-30 19:30 Asia/Seoul',
         '+ nightly-cleanup [LOW] new: 1 run/day (peak 1), next 2026-11-30 03:00 UTC',
         '~ policy (first apply stores it)',
-        'Plan: 3 to create, 0 to update, 0 to archive, 0 to restore, 0 to rename, 0 unchanged, 0 drift · runs/day 0 → 290 · peak runs/min 0 → 2 · highest risk LOW',
+        'Plan: 3 to create, 0 to update, 0 to archive, 0 to restore, 0 to rename, 0 unchanged, 0 drift · runs/day 0 → 290 · peak runs/min 0 → 2 · highest risk LOW · risk judged by the default Policy (none stored in the database yet)',
       ]);
       expect(plan.changes.map((c) => [c.scheduleId, c.beforeVersion, c.beforeDigest, c.afterDigest === digestOf(c.after)])).toEqual([
         [null, null, null, true],
@@ -663,7 +663,29 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         'SCHEDULE_RENAMED weekly-report v2 bob@example.com',
         'SCHEDULE_RESTORED cleanup v3 bob@example.com',
         'SCHEDULE_CREATED invoice-push v1 bob@example.com',
+        // The acceptance is stored with the change that was reviewed with it.
+        'RISK_ACCEPTANCES_UPDATED null vnull bob@example.com',
       ]);
+      expect(plan.changes.find((c) => c.name === 'billing-sync')!.findings.find((f) => f.code === 'CF503')!.accepted).toMatchObject({ addedInThisChange: true });
+    });
+
+    it('judges risk by the stored Policy: loosening is CF701, tightening CF702, what only the loosening allows CF703', async () => {
+      await driver.planAndApply([policySource({ maxRunsPerDay: 2000 }), scheduleSource('daily', { spec: { cron: '0 3 * * *' } })]);
+      driver.clock.advance(MINUTE_MS);
+      const plan = await driver.plan([
+        policySource({ minInterval: '1s', maxRunsPerDay: 100000, risk: { runsPerDayIncreaseHigh: 100000 }, backfill: { concurrency: 1 } }),
+        scheduleSource('daily', { spec: { cron: '* * * * * *', timeout: '500ms' } }),
+      ]);
+      expect(plan.errors).toEqual([]);
+      expect(plan.policyChange!.findings.map((f) => `${f.code} ${f.level} ${f.message}`)).toEqual([
+        'CF701 HIGH Policy loosened: minInterval 1m → 1s (schedules may fire more often)',
+        'CF701 HIGH Policy loosened: maxRunsPerDay 2000 → 100000 (schedules may run more times a day)',
+        'CF701 HIGH Policy loosened: risk.runsPerDayIncreaseHigh 10 → 100000 (a larger jump in runs/day passes without a HIGH finding)',
+        'CF702 LOW Policy tightened: backfill.concurrency 2 → 1',
+      ]);
+      // The ratio of the Policy in force (10), not the change's (100000), makes the surge HIGH.
+      expect(codesOf(plan).daily).toEqual(expect.arrayContaining(['CF101 HIGH', 'CF703 HIGH']));
+      expect(plan.summary.highestRisk).toBe('HIGH');
     });
   });
 }

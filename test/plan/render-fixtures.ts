@@ -53,6 +53,8 @@ export function makeSummary(overrides: Partial<PlanSummary> = {}): PlanSummary {
     create: 0, update: 0, archive: 0, restore: 0, rename: 0, unchanged: 0, drift: 0,
     runsPerDayBefore: 0, runsPerDayAfter: 0, peakRunsPerMinuteBefore: 0, peakRunsPerMinuteAfter: 0,
     highestRisk: 'NONE', errors: 0,
+    // Without acceptances the risk is the same unless a test says otherwise.
+    highestRiskWithoutAcceptances: overrides.highestRisk ?? 'NONE',
     ...overrides,
   };
 }
@@ -65,6 +67,8 @@ export function makePlan(overrides: Partial<Plan> = {}): Plan {
     against: { kind: 'database', engine: 'postgres' },
     changes: [],
     policyChange: null,
+    policyInForce: 'stored',
+    riskAcceptanceChange: null,
     drift: [],
     unchanged: 0,
     summary: makeSummary(),

@@ -71,6 +71,8 @@ const CASES = [
   { code: 'CF503', level: 'HIGH', input: change({ approval: 'required' }, { approval: 'none' }), message: 'approval removed: runs start without waiting for a human (MANUAL_REQUIRED)' },
   { code: 'CF504', level: 'MEDIUM', input: change({}, { job: { type: 'command', command: ['python3', '-u', 'jobs/report.py'], cwd: '.', env: {} } }), message: 'job target changed: node jobs/daily-report.js → python3 jobs/report.py' },
   { code: 'CF504', level: 'MEDIUM', input: change({ job: http() }, { job: http({ url: 'https://api.example.com/v2/report?key=abc' }) }), message: 'job target changed: POST https://api.example.com/report → POST https://api.example.com/v2/report?…' },
+  { code: 'CF703', level: 'HIGH', input: change(null, { cron: '*/5 * * * *', timeoutMs: MINUTE }, { policy: { ...DEFAULT_POLICY, maxRunsPerDay: 1000 }, policyInForce: { ...DEFAULT_POLICY, maxRunsPerDay: 100 } }), message: "peak runs/day 288 is over the maxRunsPerDay in force (100): only this change's Policy (1,000) allows it" },
+  { code: 'CF703', level: 'HIGH', input: change(null, { cron: '*/5 * * * *', timeoutMs: MINUTE }, { policyInForce: { ...DEFAULT_POLICY, minIntervalMs: 10 * MINUTE } }), message: "shortest interval 5m is under the minInterval in force (10m): only this change's Policy (1m) allows it" },
   { code: 'CF505', level: 'LOW', input: change(null, { job: http(), retry: { maxAttempts: 3, backoff: 'exponential', initialDelayMs: 30_000, maxDelayMs: 600_000 } }), message: 'POST is retried up to 3 attempts: a retry after a timeout may repeat the side effect' },
   { code: 'CF506', level: 'MEDIUM', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--date', '{{businessDate}}', '--all'], cwd: '.', env: { MODE: 'full' } } }), message: 'job changed: job.command, job.env.MODE' },
   { code: 'CF507', level: 'HIGH', input: change({}, { job: { type: 'command', command: ['node', 'jobs/daily-report.js'], cwd: '.', env: { LD_PRELOAD: '/tmp/x.so' } } }), message: 'job.env.LD_PRELOAD sets loader variable LD_PRELOAD="/tmp/x.so": it changes which code runs' },
@@ -168,8 +170,27 @@ describe('risk acceptance', () => {
     { until: '2026-06-01', accepted: true },
     { until: '2026-05-31', accepted: false },
   ])('an acceptance until $until applies: $accepted', ({ until, accepted }) => {
-    const [finding] = only(surge([{ code: 'CF101', reason: 'load test', until }]), 'CF101');
+    const acceptance = { code: 'CF101', reason: 'load test', until };
+    const [finding] = only(surge([acceptance], { storedRiskAccepted: [acceptance] }), 'CF101');
     expect(finding?.accepted).toEqual(accepted ? { reason: 'load test', until } : undefined);
+  });
+
+  it.each([
+    { why: 'nothing is stored', stored: [] },
+    { why: 'the stored one is for another code', stored: [{ code: 'CF106', reason: 'load test', until: '2026-06-30' }] },
+    { why: 'the stored one has another reason', stored: [{ code: 'CF101', reason: 'other', until: '2026-06-30' }] },
+    { why: 'the change extends the stored one', stored: [{ code: 'CF101', reason: 'load test', until: '2026-06-10' }] },
+    { why: 'the stored one expired', stored: [{ code: 'CF101', reason: 'load test', until: '2026-05-31' }] },
+  ])('an acceptance is added by the author when $why: shown, not counted', ({ stored }) => {
+    const findings = surge([{ code: 'CF101', reason: 'load test', until: '2026-06-30' }], { storedRiskAccepted: stored });
+    expect(only(findings, 'CF101')[0]?.accepted).toEqual({ reason: 'load test', until: '2026-06-30', addedInThisChange: true });
+    expect(highestRisk(findings)).toBe('HIGH');
+  });
+
+  it('a stored acceptance that lasts at least as long covers a shortened one', () => {
+    const findings = surge([{ code: 'CF101', reason: 'load test', until: '2026-06-10' }], { storedRiskAccepted: [{ code: 'CF101', reason: 'load test', until: '2026-06-30' }] });
+    expect(only(findings, 'CF101')[0]?.accepted).toEqual({ reason: 'load test', until: '2026-06-10' });
+    expect(highestRisk(findings, { ignoreAcceptances: true })).toBe('HIGH');
   });
 
   it('never accepts an ERROR finding', () => {
@@ -187,6 +208,7 @@ describe('highestRisk', () => {
     { findings: [f('LOW'), f('HIGH', true)], risk: 'LOW' },
     { findings: [f('HIGH', true)], risk: 'NONE' },
     { findings: [f('LOW'), f('ERROR')], risk: 'HIGH' },
+    { findings: [{ ...f('HIGH', true), accepted: { reason: 'r', until: '2030-01-01', addedInThisChange: true as const } }], risk: 'HIGH' },
   ])('$risk', ({ findings, risk }) => {
     expect(highestRisk(findings)).toBe(risk);
   });
@@ -209,7 +231,8 @@ describe('headlineFor', () => {
 });
 
 it('RiskCodes is the table of every code, and each has a test case', () => {
-  const tested = new Set([...CASES.map((c) => c.code), 'CF202', 'CF301', 'CF302']);
+  // CF701/CF702 come from comparePolicies (test/plan/policy-comparison.test.ts), not assessChange.
+  const tested = new Set([...CASES.map((c) => c.code), 'CF202', 'CF301', 'CF302', 'CF701', 'CF702']);
   expect(Object.keys(RiskCodes).filter((code) => !tested.has(code))).toEqual([]);
   expect(Object.keys(RiskCodes)).toMatchInlineSnapshot(`
     [
@@ -240,6 +263,9 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF511",
       "CF512",
       "CF513",
+      "CF701",
+      "CF702",
+      "CF703",
     ]
   `);
 });

@@ -97,7 +97,8 @@ export function policyManifestOf(policy: Omit<PolicyDefinition, 'source'>): Fiel
   // The default queue always exists after compile; only a changed limit is written.
   if (defaultQueue && JSON.stringify(defaultQueue) !== JSON.stringify(DEFAULT_POLICY.queues.default)) queues.default = defaultQueue;
   const backfill = withoutDefaults([['concurrency', policy.backfill.concurrency, DEFAULT_POLICY.backfill.concurrency], ['priority', policy.backfill.priority, DEFAULT_POLICY.backfill.priority]]);
-  const risk = withoutDefaults([['runsPerDayIncreaseHigh', policy.risk.runsPerDayIncreaseHigh, DEFAULT_POLICY.risk.runsPerDayIncreaseHigh]]);
+  // acceptanceMaxDays is stored only when the Policy sets it, so an absent one is the default.
+  const risk = withoutDefaults([['runsPerDayIncreaseHigh', policy.risk.runsPerDayIncreaseHigh, DEFAULT_POLICY.risk.runsPerDayIncreaseHigh], ['acceptanceMaxDays', policy.risk.acceptanceMaxDays, undefined]]);
   const spec = withoutDefaults([
     ['minInterval', formatDurationMs(policy.minIntervalMs), formatDurationMs(DEFAULT_POLICY.minIntervalMs)],
     ['maxRunsPerDay', policy.maxRunsPerDay, DEFAULT_POLICY.maxRunsPerDay],

@@ -10,7 +10,9 @@ describe('attack 6: user text cannot forge the plan', () => {
   it('writes CR, U+2028, bidi, zero-width and ESC visibly, and a hidden character in the job is HIGH', async () => {
     const forged = 'ok\r# cronform plan: no changes\r**approved by** @admin\u2028x';
     // The same text as an accepted finding's reason, and as a changed description of an existing schedule.
-    const riskAccepted = [{ code: 'CF502', reason: forged, until: '2099-01-01' }];
+    // Within the Policy's acceptance cap (90 days by default): the command plans at the system time.
+    const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const riskAccepted = [{ code: 'CF502', reason: forged, until }];
     const base = { notes: schedule('notes', {}, { description: 'short' }) };
     const head = {
       notes: schedule('notes', {}, { description: forged, riskAccepted }),

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type PolicyDefinition } from '../../src/compile/definition.js';
+import { storablePolicy } from '../../src/plan/build-plan.js';
+import { CLASSIFIED_POLICY_FIELDS, comparePolicies, findingsForPolicyMoves, stricterPolicy } from '../../src/plan/policy-comparison.js';
+
+const base = storablePolicy(DEFAULT_POLICY);
+const withPolicy = (overrides: Partial<PolicyDefinition>) => ({ ...base, ...overrides });
+const moves = (before: Partial<PolicyDefinition>, after: Partial<PolicyDefinition>) => comparePolicies(withPolicy(before), withPolicy(after)).map((m) => `${m.direction} ${m.field} ${m.before} → ${m.after}`);
+
+/** Every leaf path of a Policy value, queues collapsed (they are compared by name). */
+function leafPaths(value: unknown, prefix = ''): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [prefix];
+  if (prefix === 'queues') return ['queues'];
+  return Object.entries(value).flatMap(([key, child]) => leafPaths(child, prefix ? `${prefix}.${key}` : key));
+}
+
+describe('comparePolicies', () => {
+  it.each([
+    { field: 'minInterval', before: { minIntervalMs: 60_000 }, after: { minIntervalMs: 1_000 }, loosened: 'loosened minInterval 1m → 1s' },
+    { field: 'maxRunsPerDay', before: { maxRunsPerDay: 1440 }, after: { maxRunsPerDay: 86_400 }, loosened: 'loosened maxRunsPerDay 1440 → 86400' },
+    { field: 'risk.runsPerDayIncreaseHigh', before: { risk: { runsPerDayIncreaseHigh: 10 } }, after: { risk: { runsPerDayIncreaseHigh: 1000 } }, loosened: 'loosened risk.runsPerDayIncreaseHigh 10 → 1000' },
+    { field: 'risk.acceptanceMaxDays', before: { risk: { runsPerDayIncreaseHigh: 10 } }, after: { risk: { runsPerDayIncreaseHigh: 10, acceptanceMaxDays: 3650 } }, loosened: 'loosened risk.acceptanceMaxDays 90 days → 3650 days', tightened: 'tightened risk.acceptanceMaxDays 3650 days → 90 days' },
+    { field: 'misfireThreshold', before: { misfireThresholdMs: 60_000 }, after: { misfireThresholdMs: 3_600_000 }, loosened: 'loosened misfireThreshold 1m → 1h' },
+    { field: 'backfill.concurrency', before: { backfill: { concurrency: 2, priority: 'LOW' } }, after: { backfill: { concurrency: 50, priority: 'LOW' } }, loosened: 'loosened backfill.concurrency 2 → 50' },
+    { field: 'backfill.priority', before: { backfill: { concurrency: 2, priority: 'LOW' } }, after: { backfill: { concurrency: 2, priority: 'CRITICAL' } }, loosened: 'loosened backfill.priority LOW → CRITICAL' },
+    { field: 'queues raised', before: { queues: { default: { concurrency: 5 } } }, after: { queues: { default: { concurrency: 500 } } }, loosened: 'loosened queues.default.concurrency 5 → 500' },
+    { field: 'queues added', before: { queues: { default: { concurrency: 5 } } }, after: { queues: { default: { concurrency: 5 }, bulk: { concurrency: 1 } } }, loosened: 'loosened queues.bulk.concurrency (no queue) → 1', tightened: 'tightened queues.bulk.concurrency 1 → (no queue)' },
+  ] as Array<{ field: string; before: Partial<PolicyDefinition>; after: Partial<PolicyDefinition>; loosened: string; tightened?: string }>)('$field: one way looser, the other tighter', ({ before, after, loosened, tightened }) => {
+    expect(moves(before, after)).toEqual([loosened]);
+    const [, field, from, , to] = loosened.split(' ');
+    expect(moves(after, before)).toEqual([tightened ?? `tightened ${field} ${to} → ${from}`]);
+  });
+
+  it('classifies every field of the Policy (a new field must be added to the rules)', () => {
+    const full = { ...base, risk: { ...base.risk, acceptanceMaxDays: 90 } };
+    expect(leafPaths(full).sort()).toEqual([...CLASSIFIED_POLICY_FIELDS].sort());
+  });
+
+  it('lists loosened limits before tightened ones and finds nothing in an equal Policy', () => {
+    expect(moves({}, {})).toEqual([]);
+    expect(moves({ maxRunsPerDay: 1440, minIntervalMs: 60_000 }, { maxRunsPerDay: 100, minIntervalMs: 1_000 })).toEqual(['loosened minInterval 1m → 1s', 'tightened maxRunsPerDay 1440 → 100']);
+  });
+
+  it('turns moves into HIGH CF701 (loosened) and LOW CF702 (tightened) findings at the Policy file', () => {
+    const location = { file: 'schedules/policy.yaml', line: 1, column: 1 };
+    const findings = findingsForPolicyMoves(comparePolicies(withPolicy({ maxRunsPerDay: 1440, minIntervalMs: 60_000 }), withPolicy({ maxRunsPerDay: 100, minIntervalMs: 1_000 })), location);
+    expect(findings.map((f) => `${f.code} ${f.level} ${f.message}`)).toEqual([
+      'CF701 HIGH Policy loosened: minInterval 1m → 1s (schedules may fire more often)',
+      'CF702 LOW Policy tightened: maxRunsPerDay 1440 → 100',
+    ]);
+    expect(findings.every((f) => f.location === location)).toBe(true);
+  });
+});
+
+describe('stricterPolicy', () => {
+  it('takes the stricter of each limit, so a change cannot relax what judges it but its tightening counts', () => {
+    const inForce: PolicyDefinition = { ...DEFAULT_POLICY, minIntervalMs: 60_000, maxRunsPerDay: 1440, risk: { runsPerDayIncreaseHigh: 10 } };
+    const proposed: PolicyDefinition = { ...DEFAULT_POLICY, minIntervalMs: 1_000, maxRunsPerDay: 100, risk: { runsPerDayIncreaseHigh: 1000, acceptanceMaxDays: 30 } };
+    expect(stricterPolicy(inForce, proposed)).toMatchObject({ minIntervalMs: 60_000, maxRunsPerDay: 100, risk: { runsPerDayIncreaseHigh: 10, acceptanceMaxDays: 30 } });
+  });
+});
