@@ -21,6 +21,7 @@ const db = [
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
   'test/operations/plan-apply-*.test.ts',
+  'test/operations/plan-missing-grant.test.ts',
   'test/operations/plan-pglite-from-source.test.ts',
   'test/operations/runs/**/*.test.ts',
   'test/runner/attempt-times.test.ts',

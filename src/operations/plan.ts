@@ -9,6 +9,7 @@ import { herdColumnsOf } from '../plan/repository-totals.js';
 import type { Plan } from '../plan/plan-types.js';
 import { definitionsById, type StoredSchedule } from '../compile/stored-schedule.js';
 import type { DatabaseChoice } from './database.js';
+import { explainMissingGrant } from './missing-grant-error.js';
 import { StoredStateReader } from './stored-state-reader.js';
 import { loadSourcesAtRef } from './git-ref.js';
 import { validateManifests } from './validate.js';
@@ -55,6 +56,14 @@ function storedFromRef(ref: string, dir: string, cwd: string, nowMs: number): Pi
 }
 
 export async function planChanges(options: PlanOptions): Promise<Plan> {
+  try {
+    return await planChangesAgainst(options);
+  } catch (error) {
+    throw explainMissingGrant(error, 'plan');
+  }
+}
+
+async function planChangesAgainst(options: PlanOptions): Promise<Plan> {
   if (options.againstRef) {
     const desired = await loadDesired(options);
     const stored = storedFromRef(options.againstRef, options.dir, options.cwd, options.nowMs);
