@@ -57,8 +57,11 @@ const chaos = ['test/chaos/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    // The machine has 2 cores; database suites create their own databases and can share it.
+    // vitest's default is one worker less than the cores: a single worker on a 2-core machine, idle
+    // while a test waits on PostgreSQL, a child process or a timer. Two keep both cores busy; the
+    // database suites create their own databases and can share the server.
     pool: 'forks',
+    maxWorkers: 2,
     testTimeout: 30_000,
     // oclif prints through console.log; let it reach process.stdout so tests can capture it.
     disableConsoleIntercept: true,
