@@ -14,6 +14,7 @@ const db = [
   'test/hostile/cli-injection.test.ts',
   'test/hostile/plan-invalid.test.ts',
   'test/hostile/plan-trust/export-import-links.test.ts',
+  'test/hostile/plan-trust/history-visible-text.test.ts',
   'test/hostile/plan-trust/secrets-*.test.ts',
   'test/hostile/plan-trust/symlinked-manifests.test.ts',
   'test/hostile/plan-trust/policy-loosening.test.ts',
