@@ -12,15 +12,12 @@
 import type { StringOrSecretRef } from '../manifest/schema-types.js';
 import { isSensitiveKeyName, matchSecretValue } from '../manifest/secret-patterns.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import { isCronformConfiguration } from '../shared/own-configuration.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import type { CrontabLine } from './crontab-lines.js';
 import { ImportCodes } from './import-codes.js';
 
-/** Variables cronform itself reads (its database, its settings, libpq's connection defaults). */
-export function isCronformOwnVariable(name: string): boolean {
-  return name === 'DATABASE_URL' || name.startsWith('CRONFORM_') || /^PG[A-Z_]+$/.test(name);
-}
-/** Where a reference to one of those reads from instead: a name the runner does not use itself. */
+/** Where a reference to one of cronform's own variables (isCronformConfiguration) reads from instead: a name the runner does not use itself. */
 const OWN_VARIABLE_PREFIX = 'CRONTAB_';
 
 /** Variables cron itself reads; they configure the import instead of becoming job environment. */
@@ -83,7 +80,7 @@ export function applyEnvironmentLine(entry: Extract<CrontabLine, { kind: 'env' }
   const secret = isSensitiveKeyName(name) ? { kind: 'a variable named like a credential' } : matchSecretValue(value);
   if (secret) {
     const upper = name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-    const reference = isCronformOwnVariable(upper) ? `${OWN_VARIABLE_PREFIX}${upper}` : upper;
+    const reference = isCronformConfiguration(upper) ? `${OWN_VARIABLE_PREFIX}${upper}` : upper;
     env.variables.set(name, { fromEnv: reference });
     if (reference !== upper) {
       diagnostics.push({

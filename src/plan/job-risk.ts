@@ -7,6 +7,7 @@
  */
 import type { Definition, EnvValue, JobDefinition } from '../compile/definition.js';
 import { canonicalJson } from '../compile/digest.js';
+import { isCronformConfiguration } from '../shared/own-configuration.js';
 import { hasHiddenCharacters, makeVisible } from '../shared/visible-text.js';
 import { analyzeCommand, type CommandSign } from './command-analysis.js';
 import { displayPath } from './field-names.js';
@@ -56,10 +57,6 @@ export function isLoaderVariable(name: string): boolean {
   return LOADER_VARIABLES.has(upper) || LOADER_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
 
-/** The runner's own settings: a job reading them gets cronform's database. */
-export function isCronformConfiguration(name: string): boolean {
-  return /^(DATABASE_URL|CRONFORM_.*|PG[A-Z_]*)$/.test(name.toUpperCase());
-}
 
 /** Absolute, home-relative, or climbing out with `..`: resolved against the repository it leaves it. */
 export function isOutsideRepository(cwd: string): boolean {
