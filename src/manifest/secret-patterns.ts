@@ -185,11 +185,14 @@ function nameHasSensitiveWord(name: string): boolean {
  * digits, Shannon entropy ≥ 3.5 bits per character, and a character class (upper/lower/digit)
  * changing at 40%+ of positions. Measured on random base62/base64url strings this flags 94% at 20
  * characters and 99% from 32; identifiers made of words (ReconcilePaymentsDaily2024Q3, 4.1 bits
- * but 30% changes), UUIDs, hex checksums and commit SHAs (no upper case), dates, paths and URLs
- * (`.`, `:`, `/` separators) are left alone; hex credentials are caught by their key names.
+ * but 30% changes), UUIDs, hex checksums and commit SHAs (no upper case), dates, paths (starting
+ * with `/`, `./`, `../` or `~/`) and URLs (`.`, `:`, `//`) are left alone; hex credentials are caught by their key names.
  */
 export function isHighEntropyToken(value: string): boolean {
   if (value.length < 20 || !/^[A-Za-z0-9+/=_-]+$/.test(value) || value.includes('//')) return false;
+  // A path (`/tmp/cronform-chaos-fNq1iP`, `./out/Report2024Q3`): `/` is base64 too, but a token
+  // starting with one is a 1-in-64 case, and its known shapes are still matched above this check.
+  if (/^(?:\.{0,2}|~)\//.test(value)) return false;
   if (!/[A-Z]/.test(value) || !/[a-z]/.test(value) || !/[0-9]/.test(value)) return false;
   return measureShannonEntropy(value) >= 3.5 && measureClassChanges(value) >= 0.4;
 }

@@ -69,6 +69,12 @@ describe('matchSecretValue', () => {
       expect(isHighEntropyToken(token)).toBe(true);
     }
   });
+
+  it('leaves paths alone, with a random temporary-directory suffix too (the chaos suite passes one)', () => {
+    for (const path of ['/tmp/cronform-chaos-fNq1iP', './out/Report2024Q3xZ9kLm', '../data/Hg5tL0aQ9vE3nW7kP2yD', '~/work/N4wq8ZkT1pRb7YcV2mXs']) {
+      expect(isHighEntropyToken(path), path).toBe(false);
+    }
+  });
 });
 
 describe('isSensitiveKeyName', () => {
