@@ -34,18 +34,20 @@ const WRAPPERS: Record<string, { valueFlags: string[]; positionals: number }> = 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'csh', 'tcsh', 'rbash']);
 
 /** Per interpreter family: does this argument load or evaluate code? Code-taking flags take the next argument unless attached. */
-const INTERPRETERS: Array<{ program: RegExp; loadsCode: (arg: string) => boolean }> = [
+const INTERPRETERS: Array<{ program: RegExp; loadsCode: (arg: string) => boolean; valueFlags?: RegExp }> = [
   {
     program: /^(node|nodejs|bun|deno|tsx|ts-node)$/,
     loadsCode: (arg) =>
       ['-e', '--eval', '-p', '--print', '-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '--env-file-if-exists', '--inspect', '--inspect-brk', '--inspect-wait'].some(
         (flag) => arg === flag || arg.startsWith(`${flag}=`),
-      ) || arg === 'eval',
+      ) || /^-[ep]{2}$/.test(arg) || arg === 'eval',
+    valueFlags: /^(-C|--conditions|--title|--max-old-space-size|--stack-size)$/,
   },
-  { program: /^(python|pypy)[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*c/.test(arg) },
-  { program: /^perl[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*[eE]/.test(arg) || /^-[mM]/.test(arg) },
-  { program: /^ruby[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*e/.test(arg) || /^-r/.test(arg) || arg.startsWith('--require') },
-  { program: /^php[\d.]*$/, loadsCode: (arg) => /^-[rdBRE]/.test(arg) },
+  // Options taking a separate value (`-W ignore`, `-I lib`): their value is not the script.
+  { program: /^(python|pypy)[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*c/.test(arg), valueFlags: /^-[WXQ]$/ },
+  { program: /^perl[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*[eE]/.test(arg) || /^-[mM]/.test(arg), valueFlags: /^-[Ix]$/ },
+  { program: /^ruby[\d.]*$/, loadsCode: (arg) => /^-[A-Za-z]*e/.test(arg) || /^-r/.test(arg) || arg.startsWith('--require'), valueFlags: /^-[ICE]$/ },
+  { program: /^php[\d.]*$/, loadsCode: (arg) => /^-[rdBRE]/.test(arg), valueFlags: /^-[cz]$/ },
   { program: /^(pwsh|powershell)$/, loadsCode: (arg) => /^-(c|command|e|ec|enc|encodedcommand)$/i.test(arg) },
   { program: /^osascript$/, loadsCode: (arg) => arg === '-e' },
 ];
@@ -54,7 +56,7 @@ const INTERPRETERS: Array<{ program: RegExp; loadsCode: (arg: string) => boolean
 const FETCH = /\b(curl|wget|fetch|aria2c|lwp-download|lwp-request|scp|rsync|ftp|tftp|nc|ncat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|DownloadString|DownloadFile|urlopen|urllib|requests\.get)\b|\/dev\/(tcp|udp)\/|\bfetch\s*\(/i;
 const DECODE = /\bbase(64|32)\s+(-\w*d|--decode|-D)\b|\bopenssl\s+(enc|base64)\b|\bxxd\s+-r\b|\buudecode\b|\bFromBase64String\b|\bb64decode\b|\batob\s*\(/i;
 const EXECUTE =
-  /\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?(\S*\/)?(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|bun|deno|php|pwsh|powershell|iex|source|osascript)\b|\beval\b|\bsource\b|(^|[;&|(\n]\s*)\.\s+\S|<\(|\biex\b|\bInvoke-Expression\b|\bchmod\s+[+0-7ugoa]*x|\b(exec|eval)\s*\(|(^|[;&|(\n]\s*)["']?(\$\(|`)/i;
+  /\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?(\S*\/)?(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|bun|deno|php|pwsh|powershell|iex|source|osascript)\b|\beval\b|\bsource\b|(^|[;&|(\n]\s*)\.\s+\S|<\(|\biex\b|\bInvoke-Expression\b|\bchmod\s+[+0-7ugoa]*x|\b(exec|eval)\s*\(|(^|[;&|(\n]\s*)["']?(\$\(|`)|(^|[;&|(\n]\s*)(sudo\s+)?(\S*\/)?(sh|bash|zsh|dash|ksh|ash|python[\d.]*|perl|ruby|node|php)\s+[^\s-]/i;
 
 export function programName(arg: string): string {
   return (arg.split(/[\\/]/).at(-1) ?? arg).toLowerCase().replace(/\.exe$/, '');
@@ -62,9 +64,13 @@ export function programName(arg: string): string {
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
 
-/** Whether a command string both fetches (or decodes) code and executes it. */
+/**
+ * Whether a command string both fetches (or decodes) code and executes it. Quotes and backslashes
+ * are dropped first, as the shell drops them: `c''url` and `cu\\rl` are `curl`.
+ */
 export function fetchesAndExecutes(code: string): boolean {
-  return (FETCH.test(code) || DECODE.test(code)) && EXECUTE.test(code);
+  const words = code.replace(/["'\\]/g, '');
+  return (FETCH.test(words) || DECODE.test(words)) && EXECUTE.test(words);
 }
 
 /**
@@ -116,9 +122,10 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
   const program = programName(argv[index]!);
   const args = argv.slice(index + 1);
   if (SHELLS.has(program)) {
+    // `-c` wherever it stands: options before it may take values (`-o pipefail -c …`), and a
+    // reviewer is better served by reading a script's own `-c x` than by missing a command string.
     const flagIndex = args.findIndex((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg));
-    const firstOperand = args.findIndex((arg) => !arg.startsWith('-') && !arg.startsWith('+'));
-    if (flagIndex >= 0 && (firstOperand === -1 || flagIndex < firstOperand)) {
+    if (flagIndex >= 0) {
       const code = args[flagIndex + 1] ?? '';
       if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
       if (depth < 3) for (const command of splitShellCommands(code)) signs.push(...analyzeCommand(command, depth + 1));
@@ -134,10 +141,10 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     return signs;
   }
   const interpreter = INTERPRETERS.find((candidate) => candidate.program.test(program));
-  if (!interpreter) return signs;
+  if (!interpreter) return [...signs, ...analyzeUnknownProgramArguments(args, depth)];
   for (const [position, arg] of args.entries()) {
     // The script (first operand) ends the interpreter's own options; later arguments are the script's.
-    if (!arg.startsWith('-') && arg !== 'eval') break;
+    if (!arg.startsWith('-') && arg !== 'eval' && !interpreter.valueFlags?.test(args[position - 1] ?? '')) break;
     if (!interpreter.loadsCode(arg)) continue;
     const attached = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
     const code = attached || (args[position + 1] ?? '');
@@ -145,4 +152,20 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
   }
   return signs;
+}
+
+const isShellOrInterpreter = (arg: string): boolean => {
+  const program = programName(arg);
+  return SHELLS.has(program) || INTERPRETERS.some((candidate) => candidate.program.test(program));
+};
+
+/**
+ * The arguments of a program this module does not know: it may be a wrapper missing from WRAPPERS
+ * (`flock /tmp/l sh -c …`, `su -c "…"`, `watch "…"`), so a later shell or interpreter is read as
+ * the command it starts, and any argument that fetches and executes is a sign by itself.
+ */
+function analyzeUnknownProgramArguments(args: readonly string[], depth: number): CommandSign[] {
+  const started = args.findIndex(isShellOrInterpreter);
+  if (started >= 0) return analyzeCommand(args.slice(started), depth);
+  return args.filter(fetchesAndExecutes).map((code) => ({ kind: 'fetch-and-execute', program: 'argument', code }));
 }
