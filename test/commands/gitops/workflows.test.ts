@@ -129,6 +129,13 @@ describe('the GitOps workflows', () => {
   const all = { 'ci.yml': loadWorkflow('ci.yml'), 'cronform-plan.yml': plan, 'cronform-apply.yml': apply };
   const usesSteps = Object.entries(all).flatMap(([name, workflow]) => Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses).map((step) => ({ name, step }))));
 
+  it('every workflow checks out and sets up Node (so the per-step checks below are never empty)', () => {
+    for (const name of Object.keys(all)) {
+      expect(usesSteps.filter((s) => s.name === name && s.step.uses!.startsWith('actions/checkout@')).length, name).toBeGreaterThan(0);
+      expect(usesSteps.filter((s) => s.name === name && s.step.uses!.startsWith('actions/setup-node@')).length, name).toBeGreaterThan(0);
+    }
+  });
+
   it.each(usesSteps.filter(({ step }) => step.uses!.startsWith('actions/checkout@')))('$name: checkout keeps no credentials', ({ step }) => {
     expect(step.with?.['persist-credentials']).toBe(false);
   });
