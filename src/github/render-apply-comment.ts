@@ -3,6 +3,7 @@
  * commit, by whom, with the output of `cronform apply` (the tail, when it is long). Pure.
  */
 import { ExitCodes } from '../shared/exit-codes.js';
+import { fencedBlock } from '../plan/markdown-code.js';
 import { escapeMarkdown } from '../plan/render-markdown-table.js';
 import { APPLY_COMMENT_MARKER } from './sticky-comment.js';
 
@@ -34,9 +35,6 @@ export function renderApplyComment(outcome: ApplyOutcome): string {
   ].filter(Boolean);
   const log = outcome.log.trimEnd();
   const shown = log.length > MAX_LOG_CHARS ? `… (first ${log.length - MAX_LOG_CHARS} characters cut; the full log is in the workflow run)\n${log.slice(-MAX_LOG_CHARS)}` : log;
-  // A fence longer than any backtick run in the log cannot be closed by the log.
-  const longestRun = Math.max(0, ...(shown.match(/`+/g)?.map((run) => run.length) ?? []));
-  const fence = '`'.repeat(Math.max(3, longestRun + 1));
   return [
     APPLY_COMMENT_MARKER,
     `## cronform apply: ${headline}`,
@@ -45,9 +43,8 @@ export function renderApplyComment(outcome: ApplyOutcome): string {
     '',
     '<details><summary>Output of cronform apply</summary>',
     '',
-    `${fence}text`,
-    shown || '(no output)',
-    fence,
+    // A fence longer than any backtick run in the log cannot be closed by the log.
+    fencedBlock('text', [shown || '(no output)']),
     '',
     '</details>',
     '',

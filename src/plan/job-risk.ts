@@ -8,7 +8,7 @@
 import type { Definition, EnvValue, JobDefinition } from '../compile/definition.js';
 import { canonicalJson } from '../compile/digest.js';
 import { isCronformConfiguration } from '../shared/own-configuration.js';
-import { hasHiddenCharacters, makeVisible } from '../shared/visible-text.js';
+import { hasHiddenCharacters, makeVisible, quoteVisibly } from '../shared/visible-text.js';
 import { analyzeCommand, type CommandSign } from './command-analysis.js';
 import { displayPath } from './field-names.js';
 import { diffFields } from './field-diff.js';
@@ -72,8 +72,7 @@ export function isOutsideRepository(cwd: string): boolean {
   return false;
 }
 
-const quote = (text: string): string => makeVisible(JSON.stringify(text));
-const describeEnv = (value: EnvValue): string => (typeof value === 'string' ? quote(value) : `fromEnv ${makeVisible(value.fromEnv)}`);
+const describeEnv = (value: EnvValue): string => (typeof value === 'string' ? quoteVisibly(value) : `fromEnv ${makeVisible(value.fromEnv)}`);
 
 function hostOf(url: string): string {
   try {
@@ -110,12 +109,12 @@ function jobStrings(job: JobDefinition): Array<[string, string]> {
 function describeSign(sign: CommandSign): Pick<JobConcern, 'code' | 'message' | 'hint' | 'evidence'> | null {
   if (sign.kind === 'assignment') {
     if (!isLoaderVariable(sign.name)) return null;
-    return { code: 'CF507', message: `the command sets loader variable ${makeVisible(sign.name)}=${quote(sign.value)}`, hint: 'do not change how programs load code from a job; if needed, install it in the runner image', evidence: `${sign.name}=${sign.value}` };
+    return { code: 'CF507', message: `the command sets loader variable ${makeVisible(sign.name)}=${quoteVisibly(sign.value)}`, hint: 'do not change how programs load code from a job; if needed, install it in the runner image', evidence: `${sign.name}=${sign.value}` };
   }
   if (sign.kind === 'inline-code') {
-    return { code: 'CF508', message: `${makeVisible(sign.program)} ${makeVisible(sign.flag)} loads or evaluates code: ${quote(sign.code)}`, hint: 'run a script file committed to the repository instead of code given on the command line', evidence: `${sign.program} ${sign.flag} ${sign.code}` };
+    return { code: 'CF508', message: `${makeVisible(sign.program)} ${makeVisible(sign.flag)} loads or evaluates code: ${quoteVisibly(sign.code)}`, hint: 'run a script file committed to the repository instead of code given on the command line', evidence: `${sign.program} ${sign.flag} ${sign.code}` };
   }
-  return { code: 'CF510', message: `${makeVisible(sign.program)} fetches or decodes code and executes it: ${quote(sign.code)}`, hint: 'commit the script to the repository and run that file; never pipe downloaded code into an interpreter', evidence: `${sign.program} ${sign.code}` };
+  return { code: 'CF510', message: `${makeVisible(sign.program)} fetches or decodes code and executes it: ${quoteVisibly(sign.code)}`, hint: 'commit the script to the repository and run that file; never pipe downloaded code into an interpreter', evidence: `${sign.program} ${sign.code}` };
 }
 
 /** The HIGH signs of one job, whatever it was before. */
@@ -124,7 +123,7 @@ export function findJobSigns(def: Definition): JobConcern[] {
   const concerns: JobConcern[] = [];
   const add = (code: JobRiskCode, path: string, evidence: string, message: string, hint: string) => concerns.push({ code, level: 'HIGH', message, hint, path, evidence });
   for (const [path, text] of jobStrings(job)) {
-    if (hasHiddenCharacters(text.replace(/[\n\t]/g, ''))) add('CF513', path, `${path} ${text}`, `${displayPath(path)} contains control, bidi or invisible characters: ${quote(text)}`, 'remove them: what a reviewer reads must be what runs');
+    if (hasHiddenCharacters(text.replace(/[\n\t]/g, ''))) add('CF513', path, `${path} ${text}`, `${displayPath(path)} contains control, bidi or invisible characters: ${quoteVisibly(text)}`, 'remove them: what a reviewer reads must be what runs');
   }
   const secretValues = job.type === 'command' ? job.env : job.headers;
   const field = job.type === 'command' ? 'env' : 'headers';
@@ -137,7 +136,7 @@ export function findJobSigns(def: Definition): JobConcern[] {
   for (const [key, value] of Object.entries(job.env)) {
     if (isLoaderVariable(key)) add('CF507', `job.env.${key}`, `${key}=${canonicalJson(value)}`, `${displayPath(`job.env.${key}`)} sets loader variable ${makeVisible(key)}=${describeEnv(value)}: it changes which code runs`, 'do not change how programs load code from a job; if needed, install it in the runner image');
   }
-  if (isOutsideRepository(job.cwd)) add('CF509', 'job.cwd', job.cwd, `cwd ${quote(job.cwd)} is outside the repository: the job runs files no review covers`, 'use a directory inside the repository (relative, without ..)');
+  if (isOutsideRepository(job.cwd)) add('CF509', 'job.cwd', job.cwd, `cwd ${quoteVisibly(job.cwd)} is outside the repository: the job runs files no review covers`, 'use a directory inside the repository (relative, without ..)');
   for (const sign of analyzeCommand(job.command)) {
     const described = describeSign(sign);
     if (described) concerns.push({ ...described, level: 'HIGH', path: 'job.command' });
@@ -159,8 +158,8 @@ export function assessJob(before: Definition | null, after: Definition | null, o
     const previousHost = before.job.type === 'http' ? hostOf(before.job.url) : null;
     const host = hostOf(after.job.url);
     if (previousHost !== host) {
-      const from = previousHost === null ? 'a command job' : `host ${quote(previousHost)}`;
-      concerns.push({ code: 'CF511', level: 'HIGH', path: 'job.url', evidence: host, message: `the http job now calls host ${quote(host)} (was ${from}): ${quote(after.job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
+      const from = previousHost === null ? 'a command job' : `host ${quoteVisibly(previousHost)}`;
+      concerns.push({ code: 'CF511', level: 'HIGH', path: 'job.url', evidence: host, message: `the http job now calls host ${quoteVisibly(host)} (was ${from}): ${quoteVisibly(after.job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
     }
   }
   const changed = diffFields(before.job, after.job, 'job');

@@ -6,7 +6,7 @@
  */
 import type { EnvValue, JobDefinition } from '../compile/definition.js';
 import { canonicalJson, digestOf } from '../compile/digest.js';
-import { makeVisible } from '../shared/visible-text.js';
+import { makeVisible, quoteVisibly } from '../shared/visible-text.js';
 import { manifestValue } from './field-names.js';
 
 /** One field of the job: its manifest name and its values, each already visible and unambiguous (strings JSON-quoted); none is `[]`. */
@@ -15,13 +15,12 @@ export interface JobLine {
   values: string[];
 }
 
-const quote = (text: string): string => makeVisible(JSON.stringify(text));
 
 function describeValues(record: Record<string, EnvValue>, withLiterals: boolean): string[] {
   const entries = Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.map(([name, value]) => {
     if (typeof value !== 'string') return `${makeVisible(name)}=fromEnv ${makeVisible(value.fromEnv)}`;
-    return withLiterals ? `${makeVisible(name)}=${quote(value)}` : makeVisible(name);
+    return withLiterals ? `${makeVisible(name)}=${quoteVisibly(value)}` : makeVisible(name);
   });
 }
 
@@ -29,8 +28,8 @@ export function describeJob(job: JobDefinition): JobLine[] {
   if (job.type === 'command') {
     return [
       { field: 'type', values: ['command'] },
-      { field: 'command', values: job.command.map(quote) },
-      { field: 'cwd', values: [quote(job.cwd)] },
+      { field: 'command', values: job.command.map(quoteVisibly) },
+      { field: 'cwd', values: [quoteVisibly(job.cwd)] },
       { field: 'env', values: describeValues(job.env, true) },
     ];
   }
@@ -38,8 +37,8 @@ export function describeJob(job: JobDefinition): JobLine[] {
   const expectStatus = manifestValue('job.expectStatus', job.expectStatus) as Array<string | number>;
   return [
     { field: 'type', values: ['http'] },
-    { field: 'method', values: [quote(job.method)] },
-    { field: 'url', values: [quote(job.url)] },
+    { field: 'method', values: [quoteVisibly(job.method)] },
+    { field: 'url', values: [quoteVisibly(job.url)] },
     { field: 'headers', values: describeValues(job.headers, false) },
     { field: 'body', values: body },
     { field: 'expectStatus', values: expectStatus.map(String) },

@@ -44,3 +44,8 @@ export function hasHiddenCharacters(text: string): boolean {
 export function makeVisibleLines(text: string): string {
   return text.split('\n').map(makeVisible).join('\n');
 }
+
+/** A string as a JSON literal, made visible: how plan quotes one argv element or value. */
+export function quoteVisibly(text: string): string {
+  return makeVisible(JSON.stringify(text));
+}
