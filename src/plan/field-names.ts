@@ -23,6 +23,11 @@ export const FREE_TEXT_FIELDS = new Set(['description', 'owner', 'labels']);
 /** Values that a budget may cut (with a note): the payload and free text. Everything else is shown whole. */
 export const BOUNDED_FIELDS = new Set(['payload', ...FREE_TEXT_FIELDS]);
 
+/** Whether a Definition path is part of what runs (`job`, `job.command[2]`, `job.env.TOKEN`). */
+export function isJobPath(path: string): boolean {
+  return path === 'job' || path.startsWith('job.') || path.startsWith('job[');
+}
+
 const topKey = (path: string): string => path.split('.')[0]!;
 
 function rankOf(path: string): number {

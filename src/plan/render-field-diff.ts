@@ -16,6 +16,9 @@ export interface FieldDiffLimits {
   maxLineChars: number;
 }
 
+/** What runs is never cut: a job change is shown whole, every line and character. */
+export const UNCUT_DIFF_LIMITS: FieldDiffLimits = { contextLines: Number.POSITIVE_INFINITY, maxLines: Number.POSITIVE_INFINITY, maxLineChars: Number.POSITIVE_INFINITY };
+
 /** `' '` unchanged, `'+'` added, `'-'` removed, `'…'` a note about what was left out. */
 export interface DiffLine {
   kind: ' ' | '+' | '-' | '…';

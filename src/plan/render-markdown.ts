@@ -4,10 +4,10 @@
  * details) and stops at the first piece that would not fit, ending with a note that says exactly
  * what was left out. Size depends on the changes only; unchanged schedules are just a count.
  */
-import { BOUNDED_FIELDS, orderFieldChanges, toManifestTerms } from './field-names.js';
+import { BOUNDED_FIELDS, isJobPath, orderFieldChanges, toManifestTerms } from './field-names.js';
 import { codeSpan, fencedBlock } from './markdown-code.js';
 import { planHasChanges, type Plan, type PlannedChange } from './plan-types.js';
-import { describeNextSlots, renderFieldChange, type FieldDiffLimits } from './render-field-diff.js';
+import { UNCUT_DIFF_LIMITS, describeNextSlots, renderFieldChange, type FieldDiffLimits } from './render-field-diff.js';
 import { describeJob } from './render-job.js';
 import {
   RISK_TABLE_HEADER,
@@ -32,8 +32,6 @@ const GITHUB_COMMENT_MAX_CHARS = 65_536;
 /** Kept free for the truncation note, which is written last and must always fit. */
 const NOTE_RESERVE_CHARS = 600;
 const MARKDOWN_DIFF_LIMITS: FieldDiffLimits = { contextLines: 3, maxLines: 60, maxLineChars: 300 };
-/** What runs is never cut: a job change is shown whole, every line and character. */
-const JOB_DIFF_LIMITS: FieldDiffLimits = { contextLines: Number.POSITIVE_INFINITY, maxLines: Number.POSITIVE_INFINITY, maxLineChars: Number.POSITIVE_INFINITY };
 /**
  * The payload and free text of one change stop growing here, so no single value can crowd out the
  * others. Only they are budgeted: the job and the settings are always shown, before them.
@@ -179,7 +177,7 @@ function renderDiffBlock(change: PlannedChange): string | null {
       fieldsCut += 1;
       continue;
     }
-    const rendered = renderFieldChange(toManifestTerms(fieldChange), field === 'job' ? JOB_DIFF_LIMITS : MARKDOWN_DIFF_LIMITS);
+    const rendered = renderFieldChange(toManifestTerms(fieldChange), isJobPath(fieldChange.path) ? UNCUT_DIFF_LIMITS : MARKDOWN_DIFF_LIMITS);
     const fieldLines =
       rendered.kind === 'inline'
         ? [`- ${rendered.path}: ${rendered.before}`, `+ ${rendered.path}: ${rendered.after}`]

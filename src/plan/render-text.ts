@@ -6,9 +6,9 @@
 import { Ansis } from 'ansis';
 import { formatDiagnostic, type Diagnostic } from '../shared/diagnostics.js';
 import { makeVisible } from '../shared/visible-text.js';
-import { orderFieldChanges, toManifestTerms } from './field-names.js';
+import { isJobPath, orderFieldChanges, toManifestTerms } from './field-names.js';
 import { isAcceptedForGate, type DriftItem, type Finding, type FindingLevel, type Plan, type PlannedChange, type RiskLevel } from './plan-types.js';
-import { describeNextSlots, renderFieldChange, type DiffLine, type FieldDiffLimits } from './render-field-diff.js';
+import { UNCUT_DIFF_LIMITS, describeNextSlots, renderFieldChange, type DiffLine, type FieldDiffLimits } from './render-field-diff.js';
 import { describeJob, formatJobLineText } from './render-job.js';
 import {
   ACTION_SYMBOL,
@@ -29,8 +29,6 @@ export interface TextRenderOptions {
  * every value in full.
  */
 const TEXT_DIFF_LIMITS: FieldDiffLimits = { contextLines: 3, maxLines: 200, maxLineChars: 1_000 };
-/** What runs is never cut: a job change is shown whole. */
-const JOB_DIFF_LIMITS: FieldDiffLimits = { contextLines: Number.POSITIVE_INFINITY, maxLines: Number.POSITIVE_INFINITY, maxLineChars: Number.POSITIVE_INFINITY };
 
 export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   const paint = new Ansis(options.color ? 3 : 0);
@@ -89,7 +87,7 @@ function renderChange(paint: Ansis, change: PlannedChange): string {
     lines.push('  job:', ...describeJob(change.after.job).map((line) => `    ${formatJobLineText(line)}`));
   }
   for (const fieldChange of orderFieldChanges(change.fieldChanges)) {
-    const limits = fieldChange.path.startsWith('job.') ? JOB_DIFF_LIMITS : TEXT_DIFF_LIMITS;
+    const limits = isJobPath(fieldChange.path) ? UNCUT_DIFF_LIMITS : TEXT_DIFF_LIMITS;
     const rendered = renderFieldChange(toManifestTerms(fieldChange), limits);
     if (rendered.kind === 'inline') {
       lines.push(`  ${rendered.path}: ${rendered.before} → ${rendered.after}`);
