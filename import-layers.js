@@ -2,7 +2,8 @@
  * Which folders of src/ may import which: imports point inward. shared < time < manifest <
  * compile; on compile sit plan (the pure diff and risk stage) and db < runner, side by side (db
  * and runner never import plan, plan never imports db or runner); import sits on compile, github
- * on plan; operations and then commands on top. A folder may always import itself.
+ * on plan; operations on top of those, then http (the metrics, health and dashboard server, which
+ * reads through db and acts through operations), then commands. A folder may always import itself.
  *
  * One table for both checks: eslint.config.js turns it into per-folder no-restricted-imports
  * rules, and test/architecture/import-layers.test.ts scans src/ against it without eslint (and
@@ -22,7 +23,8 @@ export const ALLOWED_IMPORTS = {
   import: BELOW_PLAN,
   github: [...BELOW_PLAN, 'plan'],
   operations: [...BELOW_PLAN, 'plan', 'db', 'runner', 'import', 'github'],
-  commands: [...BELOW_PLAN, 'plan', 'db', 'runner', 'import', 'github', 'operations'],
+  http: [...BELOW_PLAN, 'plan', 'db', 'runner', 'operations'],
+  commands: [...BELOW_PLAN, 'plan', 'db', 'runner', 'import', 'github', 'operations', 'http'],
 };
 
 export const LAYERS = Object.keys(ALLOWED_IMPORTS);
