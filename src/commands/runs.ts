@@ -4,6 +4,7 @@ import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/l
 import { parseInstantOrDuration } from '../operations/runs/time-input.js';
 import { RUN_STATUSES } from '../db/run-vocabulary.js';
 import { systemClock } from '../shared/clock.js';
+import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
@@ -19,12 +20,21 @@ export function formatElapsed(ms: number | null): string {
 
 export function renderTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+}
+
+/** A table cell stays one line: `runs show <id>` has the whole error. */
+const MAX_REASON_CHARS = 120;
+
+/** The reason on one visible line (an error may quote a job's output), cut at MAX_REASON_CHARS. */
+export function summarizeReason(reason: string): string {
+  const visible = makeVisible(reason);
+  return visible.length <= MAX_REASON_CHARS ? visible : `${visible.slice(0, MAX_REASON_CHARS - 1)}…`;
 }
 
 export default class Runs extends CronformCommand {
   static override summary = 'List runs, newest slot first.';
-  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d'];
+  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d', '<%= config.bin %> runs show 42'];
   static override args = { name: Args.string({ description: 'schedule name (default: all schedules)', required: false }) };
   static override flags = {
     status: Flags.string({ description: 'only runs with this status', options: [...RUN_STATUSES] }),
@@ -45,13 +55,14 @@ export default class Runs extends CronformCommand {
         run.schedule,
         run.scheduledFor,
         run.trigger,
-        `${run.status}${run.statusReason ? `/${run.statusReason}` : ''}${run.summarizedSlots ? ` ×${run.summarizedSlots}` : ''}`,
+        `${run.status}${run.summarizedSlots ? ` ×${run.summarizedSlots}` : ''}`,
         `${run.attempts}/${run.maxAttempts}`,
         run.startedAt ?? '-',
         run.finishedAt ?? '-',
         formatElapsed(run.durationMs),
+        run.statusReason === null ? '' : summarizeReason(run.statusReason),
       ]);
-      for (const line of renderTable(['ID', 'SCHEDULE', 'SCHEDULED FOR', 'TRIGGER', 'STATUS', 'ATTEMPTS', 'STARTED', 'FINISHED', 'DURATION'], rows)) this.log(line);
+      for (const line of renderTable(['ID', 'SCHEDULE', 'SCHEDULED FOR', 'TRIGGER', 'STATUS', 'ATTEMPTS', 'STARTED', 'FINISHED', 'DURATION', 'REASON'], rows)) this.log(line);
     }
     return runs;
   }

@@ -1,6 +1,7 @@
 /** Read-only statements behind `runs` and `status` (SPEC §7 operations). */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
+import { toDate, toDateOnly, toOptionalDate } from './row-values.js';
 
 export interface RunListFilter {
   scheduleName?: string | undefined;
@@ -23,6 +24,17 @@ export interface RunListRow {
   startedAt: Date | null;
   finishedAt: Date | null;
   summarizedSlots: number | null;
+  /** The run's latest attempt: why it failed, when it did. */
+  lastAttempt: AttemptOutcomeRow | null;
+}
+
+/** What an attempt ended with, without its output. */
+export interface AttemptOutcomeRow {
+  attempt: number;
+  status: string;
+  exitCode: number | null;
+  httpStatus: number | null;
+  error: string | null;
 }
 
 interface RunListDbRow {
@@ -38,11 +50,13 @@ interface RunListDbRow {
   started_at: Date | string | null;
   finished_at: Date | string | null;
   summarized_slots: number | null;
+  last_attempt: number | null;
+  last_attempt_status: string | null;
+  last_exit_code: number | null;
+  last_http_status: number | null;
+  last_error: string | null;
 }
 
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-const toOptionalDate = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
-const toDateOnly = (value: string | Date | null): string | null => (value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10));
 
 /** Newest slot first. */
 export async function listRuns(executor: Executor, filter: RunListFilter): Promise<RunListRow[]> {
@@ -53,8 +67,12 @@ export async function listRuns(executor: Executor, filter: RunListFilter): Promi
   const rows = await queryRows<RunListDbRow>(
     executor,
     sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.max_attempts,
-          r.business_date, r.started_at, r.finished_at, r.summarized_slots
+          r.business_date, r.started_at, r.finished_at, r.summarized_slots, last.attempt as last_attempt, last.status as last_attempt_status,
+          last.exit_code as last_exit_code, last.http_status as last_http_status, last.error as last_error
         from schedule_runs r join schedules s on s.id = r.schedule_id
+        left join lateral (
+          select a.attempt, a.status, a.exit_code, a.http_status, a.error from run_attempts a where a.run_id = r.id order by a.attempt desc limit 1
+        ) last on true
         where ${sql.join(conditions, sql` and `)}
         order by r.scheduled_for desc, r.id desc
         limit ${filter.limit}`,
@@ -72,6 +90,7 @@ export async function listRuns(executor: Executor, filter: RunListFilter): Promi
     startedAt: toOptionalDate(r.started_at),
     finishedAt: toOptionalDate(r.finished_at),
     summarizedSlots: r.summarized_slots,
+    lastAttempt: r.last_attempt === null ? null : { attempt: r.last_attempt, status: r.last_attempt_status!, exitCode: r.last_exit_code, httpStatus: r.last_http_status, error: r.last_error },
   }));
 }
 
