@@ -4,19 +4,10 @@ import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/l
 import { parseInstantOrDuration } from '../operations/runs/time-input.js';
 import { RUN_STATUSES } from '../db/run-vocabulary.js';
 import { systemClock } from '../shared/clock.js';
+import { formatElapsed } from '../shared/format-elapsed.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
-
-/** 850ms, 42s, 3m05s, 2h10m: for reading, not for parsing back. */
-export function formatElapsed(ms: number | null): string {
-  if (ms === null) return '-';
-  if (ms < 1000) return `${ms}ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
-}
 
 export function renderTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));

@@ -4,8 +4,8 @@
  * not move the cursor, clear the screen or forge the lines around it. `logs` is the raw view.
  */
 import type { AttemptDetail, RunDetail } from '../../operations/runs/show-run.js';
+import { formatElapsed } from '../../shared/format-elapsed.js';
 import { makeVisible } from '../../shared/visible-text.js';
-import { formatElapsed } from '../runs.js';
 
 const TAIL_INDENT = '    ';
 

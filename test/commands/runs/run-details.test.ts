@@ -36,7 +36,7 @@ describeOnBothEngines('runs show and logs of runs a real runner executed', async
       },
       T0,
     );
-    const env = { ...process.env, STRIPE_API_KEY: SECRET };
+    const env: NodeJS.ProcessEnv = { ...process.env, STRIPE_API_KEY: SECRET };
     delete env.REFUND_API_KEY;
     const runner = new Runner(database, { clock: new ManualClock(T0 + 5 * 60_000 + 120), concurrency: 4, leaseMs: 30_000, baseDir: process.cwd(), env, killGraceMs: 500, runnerId: 'runner-under-test' });
     await runner.tick();
