@@ -97,6 +97,8 @@ export async function listRuns(executor: Executor, filter: RunListFilter): Promi
 export interface ScheduleStatusRow {
   name: string;
   enabled: boolean;
+  /** CRITICAL, HIGH, MEDIUM or LOW (definitions compiled before the field: MEDIUM). */
+  criticality: string;
   nextRunAt: Date | null;
   pausedAt: Date | null;
   pausedBy: string | null;
@@ -108,11 +110,14 @@ export interface ScheduleStatusRow {
   p95StartDelayMs: number | null;
   runsInDay: number;
   activeRuns: number;
+  /** Earliest run_after of the schedule's QUEUED or RETRY_PENDING runs, backfills left out. */
+  oldestWaitingRunAfter: Date | null;
 }
 
 interface ScheduleStatusDbRow {
   name: string;
   enabled: boolean | string | null;
+  criticality: string | null;
   next_run_at: Date | string | null;
   paused_at: Date | string | null;
   paused_by: string | null;
@@ -127,6 +132,7 @@ interface ScheduleStatusDbRow {
   p95_ms: number | string | null;
   runs_in_day: number;
   active_runs: number;
+  oldest_waiting: Date | string | null;
 }
 
 export interface StatusWindow {
@@ -146,10 +152,10 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
   const since = window.statsSince.toISOString();
   const rows = await queryRows<ScheduleStatusDbRow>(
     executor,
-    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
+    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.definition->>'criticality' as criticality, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
           last.id as last_id, last.status as last_status, last.scheduled_for as last_scheduled_for, last.finished_at as last_finished_at,
           coalesce(stats.succeeded, 0)::int as succeeded, coalesce(stats.finished, 0)::int as finished,
-          delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs
+          delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs, active.oldest_waiting
         from schedules s
         left join lateral (
           select r.id, r.status, r.scheduled_for, r.finished_at from schedule_runs r
@@ -170,7 +176,9 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
           where r.schedule_id = s.id and r.scheduled_for >= ${window.dayStart.toISOString()}::timestamptz and r.scheduled_for < ${window.dayEnd.toISOString()}::timestamptz
         ) day on true
         left join lateral (
-          select count(*) as n from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
+          select count(*) as n,
+            min(r.run_after) filter (where r.status in ('QUEUED', 'RETRY_PENDING') and r.trigger_type <> 'BACKFILL') as oldest_waiting
+          from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
         ) active on true
         where s.status = 'ACTIVE'
         order by s.name`,
@@ -178,6 +186,7 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
   return rows.map((r) => ({
     name: r.name,
     enabled: r.enabled === null ? true : r.enabled === true || r.enabled === 'true',
+    criticality: r.criticality ?? 'MEDIUM',
     nextRunAt: toOptionalDate(r.next_run_at),
     pausedAt: toOptionalDate(r.paused_at),
     pausedBy: r.paused_by,
@@ -189,10 +198,52 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
     p95StartDelayMs: r.p95_ms === null ? null : Number(r.p95_ms),
     runsInDay: Number(r.runs_in_day),
     activeRuns: Number(r.active_runs),
+    oldestWaitingRunAfter: toOptionalDate(r.oldest_waiting),
   }));
 }
 
 export async function scheduleNameExists(executor: Executor, name: string): Promise<boolean> {
   const rows = await queryRows<{ id: string | number }>(executor, sql`select id from schedules where name = ${name}`);
   return rows.length > 0;
+}
+
+export interface RunnerRow {
+  id: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: Date;
+  heartbeatAt: Date;
+  stoppedAt: Date | null;
+  /** Runs RUNNING under this runner's lease. */
+  runsInFlight: number;
+}
+
+/**
+ * Runners not marked stopped, and those that stopped or went silent after `since`, latest
+ * heartbeat first: a restart adds a row, so older ones are history, not news.
+ */
+export async function listRecentRunners(executor: Executor, since: Date, limit: number): Promise<RunnerRow[]> {
+  const rows = await queryRows<{ id: string; hostname: string; pid: number; version: string; started_at: Date | string; heartbeat_at: Date | string; stopped_at: Date | string | null; in_flight: number }>(
+    executor,
+    sql`select w.id, w.hostname, w.pid, w.version, w.started_at, w.heartbeat_at, w.stopped_at, coalesce(flight.n, 0)::int as in_flight
+        from runners w
+        left join (
+          select r.lease_owner, count(*) as n from active_runs a join schedule_runs r on r.id = a.run_id
+          where a.status = 'RUNNING' group by r.lease_owner
+        ) flight on flight.lease_owner = w.id
+        where w.stopped_at is null or w.heartbeat_at >= ${since.toISOString()}::timestamptz
+        order by w.heartbeat_at desc, w.id
+        limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    hostname: r.hostname,
+    pid: r.pid,
+    version: r.version,
+    startedAt: toDate(r.started_at),
+    heartbeatAt: toDate(r.heartbeat_at),
+    stoppedAt: toOptionalDate(r.stopped_at),
+    runsInFlight: Number(r.in_flight),
+  }));
 }
