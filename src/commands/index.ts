@@ -13,6 +13,7 @@ import Migrate from './migrate.js';
 import Pause from './pause.js';
 import Plan from './plan.js';
 import Preview from './preview.js';
+import Report from './report.js';
 import Resume from './resume.js';
 import Retry from './retry.js';
 import RunnerCommand from './runner.js';
@@ -40,6 +41,7 @@ export const commands = {
   pause: Pause,
   plan: Plan,
   preview: Preview,
+  report: Report,
   resume: Resume,
   retry: Retry,
   runner: RunnerCommand,

@@ -23,6 +23,7 @@ const single: Record<string, () => Promise<{ default: unknown }>> = {
   pause: () => import('./pause.js'),
   plan: () => import('./plan.js'),
   preview: () => import('./preview.js'),
+  report: () => import('./report.js'),
   resume: () => import('./resume.js'),
   retry: () => import('./retry.js'),
   runner: () => import('./runner.js'),

@@ -1,15 +1,18 @@
 /**
- * `status --check` for an external probe: exit 0 while a runner heartbeats and no CRITICAL
- * schedule is overdue, exit 6 (ExitCodes.UNHEALTHY) with the reason otherwise. The command reads
+ * `status --check` and `report`, in-process. `status --check` is for an external probe: exit 0
+ * while a runner heartbeats and no CRITICAL schedule is overdue, exit 6 (ExitCodes.UNHEALTHY)
+ * with the reason otherwise. The command reads
  * the system clock, so the seeded instants are minutes away from now. PostgreSQL only, like
  * run-commands.test.ts: the verdict is engine-independent (test/operations/runs/liveness.test.ts
  * checks it on PGlite), and each command on the embedded engine reopens its files.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Report from '../../../src/commands/report.js';
 import Status from '../../../src/commands/status.js';
 import type { Database } from '../../../src/db/client.js';
 import { upsertRunner } from '../../../src/db/reconcile-queries.js';
+import type { ScheduleReport } from '../../../src/operations/runs/schedule-report.js';
 import type { ScheduleStatusReport } from '../../../src/operations/runs/schedule-status.js';
 import { ExitCodes } from '../../../src/shared/exit-codes.js';
 import { applyManifests, scheduleManifest } from '../../support/apply-manifests.js';
@@ -20,7 +23,7 @@ const MINUTE = 60_000;
 
 const heartbeatAt = (database: Database, ms: number) => upsertRunner(database.db, { id: 'probe-runner', hostname: 'worker-1', pid: 4242, version: '1.2.3' }, new Date(ms));
 
-describe.runIf(postgresServerUrl)('status --check on PostgreSQL', () => {
+describe.runIf(postgresServerUrl)('status --check and report on PostgreSQL', () => {
   let server: TestPostgres;
   let database: Database;
   beforeAll(async () => {
@@ -61,5 +64,15 @@ describe.runIf(postgresServerUrl)('status --check on PostgreSQL', () => {
     const shown = await runCommand(Status, ['--database-url', server.url]);
     expect(shown.exitCode).toBe(ExitCodes.SUCCESS);
     expect(shown.stdout).toMatch(/^payments .* OVERDUE 10m0\ds, idle$/m);
+  });
+
+  // report reads the same database (its figures: test/operations/runs/schedule-report.test.ts).
+  it('report prints a digest in each format and refuses a window that is not one', async () => {
+    const report = (...argv: string[]) => runCommand(Report, [...argv, '--database-url', server.url]);
+    expect((JSON.parse((await report('--json')).stdout) as ScheduleReport).schedules.map((s) => s.name)).toEqual(['payments']);
+    expect((await report('--since', '7d', '--format', 'markdown')).stdout).toMatch(/^\| payments \| CRITICAL \| 0 \|/m);
+    expect((await report()).stdout).toMatch(/^payments +CRITICAL +0 /m);
+    const bad = await report('--since', 'yesterday');
+    expect([bad.exitCode, bad.message]).toEqual([1, '--since must be an ISO-8601 instant with a zone (2026-03-01T09:00:00Z) or a duration (30m, 2h, 7d) (got "yesterday")']);
   });
 });
