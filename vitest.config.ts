@@ -36,6 +36,7 @@ const db = [
 const system = [
   'test/commands/command-table.test.ts',
   'test/commands/exit-codes-cli.test.ts',
+  'test/commands/runs/run-details.test.ts',
   'test/commands/gitops/workflows.test.ts',
   'test/db/connection-loss-postgres.test.ts',
   'test/db/migrations-drift.test.ts',

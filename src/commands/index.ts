@@ -8,14 +8,17 @@ import Export from './export.js';
 import GithubComment from './github/comment.js';
 import History from './history.js';
 import Import from './import.js';
+import Logs from './logs.js';
 import Migrate from './migrate.js';
 import Pause from './pause.js';
 import Plan from './plan.js';
 import Preview from './preview.js';
+import Report from './report.js';
 import Resume from './resume.js';
 import Retry from './retry.js';
 import RunnerCommand from './runner.js';
 import Runs from './runs.js';
+import RunsShow from './runs/show.js';
 import Schema from './schema.js';
 import Status from './status.js';
 import Trigger from './trigger.js';
@@ -33,14 +36,17 @@ export const commands = {
   'github:comment': GithubComment,
   history: History,
   import: Import,
+  logs: Logs,
   migrate: Migrate,
   pause: Pause,
   plan: Plan,
   preview: Preview,
+  report: Report,
   resume: Resume,
   retry: Retry,
   runner: RunnerCommand,
   runs: Runs,
+  'runs:show': RunsShow,
   schema: Schema,
   status: Status,
   trigger: Trigger,

@@ -4,27 +4,28 @@ import { DEFAULT_RUN_LIMIT, listRuns, type RunEntry } from '../operations/runs/l
 import { parseInstantOrDuration } from '../operations/runs/time-input.js';
 import { RUN_STATUSES } from '../db/run-vocabulary.js';
 import { systemClock } from '../shared/clock.js';
+import { formatElapsed } from '../shared/format-elapsed.js';
+import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
-/** 850ms, 42s, 3m05s, 2h10m: for reading, not for parsing back. */
-export function formatElapsed(ms: number | null): string {
-  if (ms === null) return '-';
-  if (ms < 1000) return `${ms}ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
-}
-
 export function renderTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+}
+
+/** A table cell stays one line: `runs show <id>` has the whole error. */
+const MAX_REASON_CHARS = 120;
+
+/** The reason on one visible line (an error may quote a job's output), cut at MAX_REASON_CHARS. */
+export function summarizeReason(reason: string): string {
+  const visible = makeVisible(reason);
+  return visible.length <= MAX_REASON_CHARS ? visible : `${visible.slice(0, MAX_REASON_CHARS - 1)}…`;
 }
 
 export default class Runs extends CronformCommand {
   static override summary = 'List runs, newest slot first.';
-  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d'];
+  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d', '<%= config.bin %> runs show 42'];
   static override args = { name: Args.string({ description: 'schedule name (default: all schedules)', required: false }) };
   static override flags = {
     status: Flags.string({ description: 'only runs with this status', options: [...RUN_STATUSES] }),
@@ -45,13 +46,14 @@ export default class Runs extends CronformCommand {
         run.schedule,
         run.scheduledFor,
         run.trigger,
-        `${run.status}${run.statusReason ? `/${run.statusReason}` : ''}${run.summarizedSlots ? ` ×${run.summarizedSlots}` : ''}`,
+        `${run.status}${run.summarizedSlots ? ` ×${run.summarizedSlots}` : ''}`,
         `${run.attempts}/${run.maxAttempts}`,
         run.startedAt ?? '-',
         run.finishedAt ?? '-',
         formatElapsed(run.durationMs),
+        run.statusReason === null ? '' : summarizeReason(run.statusReason),
       ]);
-      for (const line of renderTable(['ID', 'SCHEDULE', 'SCHEDULED FOR', 'TRIGGER', 'STATUS', 'ATTEMPTS', 'STARTED', 'FINISHED', 'DURATION'], rows)) this.log(line);
+      for (const line of renderTable(['ID', 'SCHEDULE', 'SCHEDULED FOR', 'TRIGGER', 'STATUS', 'ATTEMPTS', 'STARTED', 'FINISHED', 'DURATION', 'REASON'], rows)) this.log(line);
     }
     return runs;
   }

@@ -18,21 +18,32 @@ const single: Record<string, () => Promise<{ default: unknown }>> = {
   export: () => import('./export.js'),
   history: () => import('./history.js'),
   import: () => import('./import.js'),
+  logs: () => import('./logs.js'),
   migrate: () => import('./migrate.js'),
   pause: () => import('./pause.js'),
   plan: () => import('./plan.js'),
   preview: () => import('./preview.js'),
+  report: () => import('./report.js'),
   resume: () => import('./resume.js'),
   retry: () => import('./retry.js'),
   runner: () => import('./runner.js'),
-  runs: () => import('./runs.js'),
   schema: () => import('./schema.js'),
   status: () => import('./status.js'),
   trigger: () => import('./trigger.js'),
   validate: () => import('./validate.js'),
 };
 
+/**
+ * A command that shares its name with a topic: `runs [name]` and `runs show <runId>`. oclif picks
+ * between them by the ids in the table (`runs show 4` is runs:show, `runs daily` is runs), so
+ * both must be in it.
+ */
+const topics: Record<string, () => Promise<CommandTable>> = {
+  runs: async () => ({ runs: (await import('./runs.js')).default, 'runs:show': (await import('./runs/show.js')).default }),
+};
+
 async function selectTable(name: string | undefined): Promise<CommandTable> {
+  if (name !== undefined && Object.hasOwn(topics, name)) return topics[name]!();
   const load = name !== undefined && Object.hasOwn(single, name) ? single[name] : undefined;
   if (load) return { [name as string]: (await load()).default };
   return (await import('./index.js')).commands;

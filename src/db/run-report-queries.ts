@@ -1,6 +1,7 @@
 /** Read-only statements behind `runs` and `status` (SPEC §7 operations). */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
+import { toDate, toDateOnly, toOptionalDate } from './row-values.js';
 
 export interface RunListFilter {
   scheduleName?: string | undefined;
@@ -23,6 +24,17 @@ export interface RunListRow {
   startedAt: Date | null;
   finishedAt: Date | null;
   summarizedSlots: number | null;
+  /** The run's latest attempt: why it failed, when it did. */
+  lastAttempt: AttemptOutcomeRow | null;
+}
+
+/** What an attempt ended with, without its output. */
+export interface AttemptOutcomeRow {
+  attempt: number;
+  status: string;
+  exitCode: number | null;
+  httpStatus: number | null;
+  error: string | null;
 }
 
 interface RunListDbRow {
@@ -38,11 +50,13 @@ interface RunListDbRow {
   started_at: Date | string | null;
   finished_at: Date | string | null;
   summarized_slots: number | null;
+  last_attempt: number | null;
+  last_attempt_status: string | null;
+  last_exit_code: number | null;
+  last_http_status: number | null;
+  last_error: string | null;
 }
 
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-const toOptionalDate = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
-const toDateOnly = (value: string | Date | null): string | null => (value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10));
 
 /** Newest slot first. */
 export async function listRuns(executor: Executor, filter: RunListFilter): Promise<RunListRow[]> {
@@ -53,8 +67,12 @@ export async function listRuns(executor: Executor, filter: RunListFilter): Promi
   const rows = await queryRows<RunListDbRow>(
     executor,
     sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.max_attempts,
-          r.business_date, r.started_at, r.finished_at, r.summarized_slots
+          r.business_date, r.started_at, r.finished_at, r.summarized_slots, last.attempt as last_attempt, last.status as last_attempt_status,
+          last.exit_code as last_exit_code, last.http_status as last_http_status, last.error as last_error
         from schedule_runs r join schedules s on s.id = r.schedule_id
+        left join lateral (
+          select a.attempt, a.status, a.exit_code, a.http_status, a.error from run_attempts a where a.run_id = r.id order by a.attempt desc limit 1
+        ) last on true
         where ${sql.join(conditions, sql` and `)}
         order by r.scheduled_for desc, r.id desc
         limit ${filter.limit}`,
@@ -72,12 +90,15 @@ export async function listRuns(executor: Executor, filter: RunListFilter): Promi
     startedAt: toOptionalDate(r.started_at),
     finishedAt: toOptionalDate(r.finished_at),
     summarizedSlots: r.summarized_slots,
+    lastAttempt: r.last_attempt === null ? null : { attempt: r.last_attempt, status: r.last_attempt_status!, exitCode: r.last_exit_code, httpStatus: r.last_http_status, error: r.last_error },
   }));
 }
 
 export interface ScheduleStatusRow {
   name: string;
   enabled: boolean;
+  /** CRITICAL, HIGH, MEDIUM or LOW (definitions compiled before the field: MEDIUM). */
+  criticality: string;
   nextRunAt: Date | null;
   pausedAt: Date | null;
   pausedBy: string | null;
@@ -89,11 +110,14 @@ export interface ScheduleStatusRow {
   p95StartDelayMs: number | null;
   runsInDay: number;
   activeRuns: number;
+  /** Earliest run_after of the schedule's QUEUED or RETRY_PENDING runs, backfills left out. */
+  oldestWaitingRunAfter: Date | null;
 }
 
 interface ScheduleStatusDbRow {
   name: string;
   enabled: boolean | string | null;
+  criticality: string | null;
   next_run_at: Date | string | null;
   paused_at: Date | string | null;
   paused_by: string | null;
@@ -108,6 +132,7 @@ interface ScheduleStatusDbRow {
   p95_ms: number | string | null;
   runs_in_day: number;
   active_runs: number;
+  oldest_waiting: Date | string | null;
 }
 
 export interface StatusWindow {
@@ -127,10 +152,10 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
   const since = window.statsSince.toISOString();
   const rows = await queryRows<ScheduleStatusDbRow>(
     executor,
-    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
+    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.definition->>'criticality' as criticality, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
           last.id as last_id, last.status as last_status, last.scheduled_for as last_scheduled_for, last.finished_at as last_finished_at,
           coalesce(stats.succeeded, 0)::int as succeeded, coalesce(stats.finished, 0)::int as finished,
-          delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs
+          delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs, active.oldest_waiting
         from schedules s
         left join lateral (
           select r.id, r.status, r.scheduled_for, r.finished_at from schedule_runs r
@@ -151,7 +176,9 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
           where r.schedule_id = s.id and r.scheduled_for >= ${window.dayStart.toISOString()}::timestamptz and r.scheduled_for < ${window.dayEnd.toISOString()}::timestamptz
         ) day on true
         left join lateral (
-          select count(*) as n from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
+          select count(*) as n,
+            min(r.run_after) filter (where r.status in ('QUEUED', 'RETRY_PENDING') and r.trigger_type <> 'BACKFILL') as oldest_waiting
+          from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
         ) active on true
         where s.status = 'ACTIVE'
         order by s.name`,
@@ -159,6 +186,7 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
   return rows.map((r) => ({
     name: r.name,
     enabled: r.enabled === null ? true : r.enabled === true || r.enabled === 'true',
+    criticality: r.criticality ?? 'MEDIUM',
     nextRunAt: toOptionalDate(r.next_run_at),
     pausedAt: toOptionalDate(r.paused_at),
     pausedBy: r.paused_by,
@@ -170,10 +198,52 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
     p95StartDelayMs: r.p95_ms === null ? null : Number(r.p95_ms),
     runsInDay: Number(r.runs_in_day),
     activeRuns: Number(r.active_runs),
+    oldestWaitingRunAfter: toOptionalDate(r.oldest_waiting),
   }));
 }
 
 export async function scheduleNameExists(executor: Executor, name: string): Promise<boolean> {
   const rows = await queryRows<{ id: string | number }>(executor, sql`select id from schedules where name = ${name}`);
   return rows.length > 0;
+}
+
+export interface RunnerRow {
+  id: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: Date;
+  heartbeatAt: Date;
+  stoppedAt: Date | null;
+  /** Runs RUNNING under this runner's lease. */
+  runsInFlight: number;
+}
+
+/**
+ * Runners not marked stopped, and those that stopped or went silent after `since`, latest
+ * heartbeat first: a restart adds a row, so older ones are history, not news.
+ */
+export async function listRecentRunners(executor: Executor, since: Date, limit: number): Promise<RunnerRow[]> {
+  const rows = await queryRows<{ id: string; hostname: string; pid: number; version: string; started_at: Date | string; heartbeat_at: Date | string; stopped_at: Date | string | null; in_flight: number }>(
+    executor,
+    sql`select w.id, w.hostname, w.pid, w.version, w.started_at, w.heartbeat_at, w.stopped_at, coalesce(flight.n, 0)::int as in_flight
+        from runners w
+        left join (
+          select r.lease_owner, count(*) as n from active_runs a join schedule_runs r on r.id = a.run_id
+          where a.status = 'RUNNING' group by r.lease_owner
+        ) flight on flight.lease_owner = w.id
+        where w.stopped_at is null or w.heartbeat_at >= ${since.toISOString()}::timestamptz
+        order by w.heartbeat_at desc, w.id
+        limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    hostname: r.hostname,
+    pid: r.pid,
+    version: r.version,
+    startedAt: toDate(r.started_at),
+    heartbeatAt: toDate(r.heartbeat_at),
+    stoppedAt: toOptionalDate(r.stopped_at),
+    runsInFlight: Number(r.in_flight),
+  }));
 }

@@ -6,4 +6,10 @@ export const ExitCodes = {
   RISK_NOT_ACCEPTED: 3,
   STALE_PLAN: 4,
   LOCK_TIMEOUT: 5,
+  /**
+   * `status --check` found cronform unhealthy (no live runner, a CRITICAL schedule overdue). Not 1,
+   * so that a probe can tell "checked: cronform is down" from "could not check" (1: database
+   * unreachable, bad flag); both deserve a page, with different first steps.
+   */
+  UNHEALTHY: 6,
 } as const;

@@ -22,6 +22,11 @@ describe('command table by argv', () => {
     expect((await cli('plan', '--help')).out).toContain('$ cronform plan');
   });
 
+  it('loads runs and runs show together: `runs show <id>` next to `runs [name]`', async () => {
+    expect((await cli('runs', 'show', '--help')).out).toContain('$ cronform runs show RUNID');
+    expect((await cli('runs', '--help')).out).toContain('$ cronform runs [NAME]');
+  });
+
   it('refuses an unknown command', async () => {
     const result = await cli('valdate');
     expect(result.code).not.toBe(0);

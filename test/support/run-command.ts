@@ -12,8 +12,9 @@ export interface Runnable {
   run(argv: string[], root: string): Promise<unknown>;
 }
 
-export async function runCommand(command: Runnable, argv: string[]) {
-  const output = await captureOutput(() => command.run(argv, repoRoot));
+/** `options.stripAnsi` (oclif's default: true) removes escape sequences from what was captured. */
+export async function runCommand(command: Runnable, argv: string[], options: { stripAnsi?: boolean } = {}) {
+  const output = await captureOutput(() => command.run(argv, repoRoot), options);
   const exitCode = (output.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (output.error ? -1 : 0);
   return { ...output, exitCode, message: output.error?.message ?? '' };
 }

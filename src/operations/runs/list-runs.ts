@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { listRuns as selectRuns, scheduleNameExists } from '../../db/run-report-queries.js';
 import { RUN_STATUSES, type RunStatus } from '../../db/run-vocabulary.js';
 import { RunOperationError } from './run-operation-error.js';
+import { describeRunReason } from './run-reason.js';
 
 export const DEFAULT_RUN_LIMIT = 50;
 
@@ -20,6 +21,10 @@ export interface RunEntry {
   scheduledFor: string;
   trigger: string;
   status: string;
+  /**
+   * SKIPPED/MISSED/STALLED… as recorded; for a run whose last attempt failed (FAILED, RETRY_PENDING,
+   * CANCELLED) and that recorded none, that attempt's error, exit code or HTTP status.
+   */
   statusReason: string | null;
   attempts: number;
   maxAttempts: number;
@@ -31,6 +36,8 @@ export interface RunEntry {
   durationMs: number | null;
   /** A summary row standing for this many slots of a long outage. */
   summarizedSlots: number | null;
+  /** How the latest attempt ended; null before the first. */
+  lastAttempt: { attempt: number; status: string; exitCode: number | null; httpStatus: number | null; error: string | null } | null;
 }
 
 export async function listRuns(database: Database, options: ListRunsOptions): Promise<RunEntry[]> {
@@ -38,7 +45,11 @@ export async function listRuns(database: Database, options: ListRunsOptions): Pr
   if (!Number.isInteger(limit) || limit < 1) throw new RunOperationError(`--limit must be a whole number of at least 1 (got ${limit})`);
   const status = options.status?.toUpperCase();
   if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) throw new RunOperationError(`--status must be one of ${RUN_STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`);
-  if (options.name !== undefined && !(await scheduleNameExists(database.db, options.name))) throw new RunOperationError(`no schedule named ${JSON.stringify(options.name)}`);
+  if (options.name !== undefined && !(await scheduleNameExists(database.db, options.name))) {
+    // `runs 4` is most often meant as the details of run 4 (SPEC §8): say so.
+    const hint = /^[0-9]+$/.test(options.name) ? ` (did you mean \`cronform runs show ${options.name}\` for the details of run ${options.name}?)` : '';
+    throw new RunOperationError(`no schedule named ${JSON.stringify(options.name)}${hint}`);
+  }
   const rows = await selectRuns(database.db, { scheduleName: options.name, status, since: options.sinceMs === undefined ? undefined : new Date(options.sinceMs), limit });
   return rows.map((row) => ({
     id: row.id,
@@ -46,7 +57,7 @@ export async function listRuns(database: Database, options: ListRunsOptions): Pr
     scheduledFor: row.scheduledFor.toISOString(),
     trigger: row.triggerType,
     status: row.status,
-    statusReason: row.statusReason,
+    statusReason: describeRunReason(row.status, row.statusReason, row.lastAttempt),
     attempts: row.attempts,
     maxAttempts: row.maxAttempts,
     businessDate: row.businessDate,
@@ -54,5 +65,6 @@ export async function listRuns(database: Database, options: ListRunsOptions): Pr
     finishedAt: row.finishedAt?.toISOString() ?? null,
     durationMs: row.startedAt && row.finishedAt ? row.finishedAt.getTime() - row.startedAt.getTime() : null,
     summarizedSlots: row.summarizedSlots,
+    lastAttempt: row.lastAttempt,
   }));
 }

@@ -1,17 +1,25 @@
 /**
  * `status`: one line per active schedule (SPEC §7 operations, §8): last result, next slot, success
- * rate and p95 start delay over the last 7 days, runs today, pause. "Today" is the current UTC day:
+ * rate and p95 start delay over the last 7 days, runs today, pause, overdue; then the runners and
+ * whether any is alive (liveness.ts says how each is judged). "Today" is the current UTC day:
  * schedules live in many zones, and one fixed day for all keeps the column comparable.
  */
+import { DEFAULT_POLICY } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
-import { summarizeScheduleStatus } from '../../db/run-report-queries.js';
+import { listRecentRunners, summarizeScheduleStatus } from '../../db/run-report-queries.js';
+import { readStoredPolicy } from '../../db/settings-queries.js';
 import { MS_PER_DAY } from '../../time/civil.js';
+import { classifyRunner, DEFAULT_RUNNER_STALE_AFTER_MS, evaluateHealth, findOverdue, type HealthCheck, type Overdue, type RunnerState } from './liveness.js';
 
 export const STATUS_WINDOW_DAYS = 7;
+/** Runners stopped or silent for longer than this are history: not listed. */
+const RUNNER_HISTORY_MS = MS_PER_DAY;
+const MAX_RUNNERS_LISTED = 50;
 
 export interface ScheduleStatusEntry {
   name: string;
   enabled: boolean;
+  criticality: string;
   /** The latest run that executed to an end (SUCCESS, FAILED or CANCELLED). */
   lastResult: { runId: number; status: string; scheduledFor: string; finishedAt: string | null } | null;
   nextRunAt: string | null;
@@ -24,6 +32,21 @@ export interface ScheduleStatusEntry {
   runsToday: number;
   activeRuns: number;
   paused: { at: string; by: string | null; reason: string | null; until: string | null } | null;
+  /** A slot not turned into a run, or a run not started, longer than `overdueAfterMs` after it was due. */
+  overdue: Overdue | null;
+}
+
+export interface RunnerEntry {
+  id: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: string;
+  heartbeatAt: string;
+  heartbeatAgeMs: number;
+  stoppedAt: string | null;
+  runsInFlight: number;
+  state: RunnerState;
 }
 
 export interface ScheduleStatusReport {
@@ -31,30 +54,72 @@ export interface ScheduleStatusReport {
   windowDays: number;
   utcDay: string;
   schedules: ScheduleStatusEntry[];
+  /** Not stopped, or heard from in the last day; latest heartbeat first. */
+  runners: RunnerEntry[];
+  aliveRunners: number;
+  staleAfterMs: number;
+  overdueAfterMs: number;
+  /** What `status --check` judges. */
+  health: HealthCheck;
 }
 
-export async function readScheduleStatus(database: Database, options: { nowMs: number }): Promise<ScheduleStatusReport> {
-  const dayStartMs = Math.floor(options.nowMs / MS_PER_DAY) * MS_PER_DAY;
-  const rows = await summarizeScheduleStatus(database.db, {
-    statsSince: new Date(options.nowMs - STATUS_WINDOW_DAYS * MS_PER_DAY),
-    dayStart: new Date(dayStartMs),
-    dayEnd: new Date(dayStartMs + MS_PER_DAY),
-  });
+export interface StatusOptions {
+  nowMs: number;
+  /** A runner silent for longer is not alive (default 90 s). */
+  staleAfterMs?: number | undefined;
+  /** Lateness that makes a slot overdue (default: the stored Policy's misfireThreshold). */
+  overdueAfterMs?: number | undefined;
+}
+
+export async function readScheduleStatus(database: Database, options: StatusOptions): Promise<ScheduleStatusReport> {
+  const { nowMs } = options;
+  const dayStartMs = Math.floor(nowMs / MS_PER_DAY) * MS_PER_DAY;
+  const staleAfterMs = options.staleAfterMs ?? DEFAULT_RUNNER_STALE_AFTER_MS;
+  const [rows, runnerRows, policy] = await Promise.all([
+    summarizeScheduleStatus(database.db, {
+      statsSince: new Date(nowMs - STATUS_WINDOW_DAYS * MS_PER_DAY),
+      dayStart: new Date(dayStartMs),
+      dayEnd: new Date(dayStartMs + MS_PER_DAY),
+    }),
+    listRecentRunners(database.db, new Date(nowMs - RUNNER_HISTORY_MS), MAX_RUNNERS_LISTED),
+    options.overdueAfterMs === undefined ? readStoredPolicy(database.db) : Promise.resolve(null),
+  ]);
+  const overdueAfterMs = options.overdueAfterMs ?? policy?.policy.misfireThresholdMs ?? DEFAULT_POLICY.misfireThresholdMs;
+  const runners: RunnerEntry[] = runnerRows.map((runner) => ({
+    id: runner.id,
+    hostname: runner.hostname,
+    pid: runner.pid,
+    version: runner.version,
+    startedAt: runner.startedAt.toISOString(),
+    heartbeatAt: runner.heartbeatAt.toISOString(),
+    heartbeatAgeMs: Math.max(0, nowMs - runner.heartbeatAt.getTime()),
+    stoppedAt: runner.stoppedAt?.toISOString() ?? null,
+    runsInFlight: runner.runsInFlight,
+    state: classifyRunner(runner, nowMs, staleAfterMs),
+  }));
+  const schedules: ScheduleStatusEntry[] = rows.map((row) => ({
+    name: row.name,
+    enabled: row.enabled,
+    criticality: row.criticality,
+    lastResult: row.lastRun ? { runId: row.lastRun.id, status: row.lastRun.status, scheduledFor: row.lastRun.scheduledFor.toISOString(), finishedAt: row.lastRun.finishedAt?.toISOString() ?? null } : null,
+    nextRunAt: row.nextRunAt?.toISOString() ?? null,
+    successRate: row.finished === 0 ? null : row.succeeded / row.finished,
+    finishedRuns: row.finished,
+    p95StartDelayMs: row.p95StartDelayMs === null ? null : Math.round(row.p95StartDelayMs),
+    runsToday: row.runsInDay,
+    activeRuns: row.activeRuns,
+    paused: row.pausedAt ? { at: row.pausedAt.toISOString(), by: row.pausedBy, reason: row.pausedReason, until: row.pausedUntil?.toISOString() ?? null } : null,
+    overdue: findOverdue({ enabled: row.enabled, paused: row.pausedAt !== null, nextRunAt: row.nextRunAt, oldestWaitingRunAfter: row.oldestWaitingRunAfter }, nowMs, overdueAfterMs),
+  }));
   return {
-    generatedAt: new Date(options.nowMs).toISOString(),
+    generatedAt: new Date(nowMs).toISOString(),
     windowDays: STATUS_WINDOW_DAYS,
     utcDay: new Date(dayStartMs).toISOString().slice(0, 10),
-    schedules: rows.map((row) => ({
-      name: row.name,
-      enabled: row.enabled,
-      lastResult: row.lastRun ? { runId: row.lastRun.id, status: row.lastRun.status, scheduledFor: row.lastRun.scheduledFor.toISOString(), finishedAt: row.lastRun.finishedAt?.toISOString() ?? null } : null,
-      nextRunAt: row.nextRunAt?.toISOString() ?? null,
-      successRate: row.finished === 0 ? null : row.succeeded / row.finished,
-      finishedRuns: row.finished,
-      p95StartDelayMs: row.p95StartDelayMs === null ? null : Math.round(row.p95StartDelayMs),
-      runsToday: row.runsInDay,
-      activeRuns: row.activeRuns,
-      paused: row.pausedAt ? { at: row.pausedAt.toISOString(), by: row.pausedBy, reason: row.pausedReason, until: row.pausedUntil?.toISOString() ?? null } : null,
-    })),
+    schedules,
+    runners,
+    aliveRunners: runners.filter((runner) => runner.state === 'alive').length,
+    staleAfterMs,
+    overdueAfterMs,
+    health: evaluateHealth({ runners, schedules, staleAfterMs }),
   };
 }

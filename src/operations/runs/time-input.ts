@@ -29,3 +29,10 @@ export function parseInstantOrDuration(text: string, flag: string, nowMs: number
     throw new RunOperationError(`${flag} must be an ISO-8601 instant with a zone (2026-03-01T09:00:00Z) or a duration (30m, 2h, 7d) (got ${JSON.stringify(text)})`);
   }
 }
+
+/** A duration typed as a flag value (`90s`, `5m`, `24h`): a positive whole number and a unit. */
+export function parseDurationFlag(text: string, flag: string): number {
+  const ms = DURATION.test(text) ? parseDurationMs(text) : 0;
+  if (ms <= 0) throw new RunOperationError(`${flag} must be a positive duration such as 90s, 5m, 24h or 7d (got ${JSON.stringify(text)})`);
+  return ms;
+}
