@@ -39,6 +39,7 @@ const system = [
   'test/commands/gitops/workflows.test.ts',
   'test/db/connection-loss-postgres.test.ts',
   'test/db/migrations-drift.test.ts',
+  'test/db/pglite-server.test.ts',
   'test/github/**/*.test.ts',
   'test/hostile/plan-trust/sticky-comment-hijack.test.ts',
   'test/commands/gitops/github-comment.test.ts',
