@@ -26,10 +26,15 @@ export const lockPathOf = (dataDir: string) => `${dataDir}.lock`;
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists and belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process whose parent has not reaped it (a container whose PID 1 does not) is a zombie: dead.
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
