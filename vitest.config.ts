@@ -21,6 +21,7 @@ const db = [
   'test/hostile/plan-trust/self-accepted-risk.test.ts',
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
+  'test/operations/dev-session.test.ts',
   'test/operations/plan-apply-*.test.ts',
   'test/operations/plan-missing-grant.test.ts',
   'test/operations/plan-pglite-from-source.test.ts',
