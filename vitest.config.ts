@@ -47,6 +47,7 @@ const system = [
   'test/manifest/schema-validator.test.ts',
   'test/operations/apply-concurrency.test.ts',
   'test/operations/database-startup.test.ts',
+  'test/operations/embedded-database.test.ts',
   'test/operations/embedded-sharing.test.ts',
   'test/operations/plan-against-ref.test.ts',
   'test/hostile/plan-trust/attack-*.test.ts',
