@@ -171,9 +171,8 @@ describe.skipIf(!postgresServerUrl)('served PGlite against PostgreSQL (different
       const reference = new pg.Client({ connectionString: postgres.url });
       await reference.connect();
       const expected = await workload(reference).finally(() => reference.end());
-      await pglite.exec("set timezone = 'UTC'");
       const served = await connect();
-      await served.query(`set timezone = '${(await reference_timezone(postgres.url)) ?? 'UTC'}'`);
+      await served.query(`set timezone = '${(await readTimezone(postgres.url)) ?? 'UTC'}'`);
       expect(await workload(served)).toEqual(expected);
     } finally {
       await postgres.drop();
@@ -181,7 +180,7 @@ describe.skipIf(!postgresServerUrl)('served PGlite against PostgreSQL (different
   });
 });
 
-async function reference_timezone(url: string): Promise<string | undefined> {
+async function readTimezone(url: string): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
