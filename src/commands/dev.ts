@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
-import { DEFAULT_DATA_DIR, openDatabase } from '../db/client.js';
-import { ensureSchema } from '../db/migrate.js';
-import { DevSession } from '../operations/dev-session.js';
+import { DEFAULT_DATA_DIR } from '../db/client.js';
+import { DevSession, openDevDatabase } from '../operations/dev-session.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
 import { createJsonLogger } from '../shared/logger.js';
@@ -25,8 +24,8 @@ export default class Dev extends CronformCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
     const cwd = process.cwd();
-    const database = await openDatabase({ dataDir: path.resolve(cwd, flags['data-dir']) });
-    await ensureSchema(database);
+    const print = (line: string) => this.log(line);
+    const database = await openDevDatabase(path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.', { clock: systemClock, print });
     const color = createPalette().level > 0;
     const session = new DevSession(database, {
       dir: flags.dir,
@@ -41,10 +40,10 @@ export default class Dev extends CronformCommand {
       env: process.env,
       logger: createJsonLogger({ base: { component: 'dev' } }),
       version: this.config.version,
+      print,
       showPlan: (plan) => this.log(renderPlanText(plan, { color })),
     });
     await session.start();
-    this.log(`cronform dev: ${database.label}; watching ${flags.dir}/ — Ctrl-C to stop`);
     await waitForShutdownSignal();
     await session.stop();
     await database.close();

@@ -5,6 +5,7 @@
  */
 import { GitHubApiError } from '../github/github-client.js';
 import { ApplyLockTimeoutError, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError } from '../operations/apply-errors.js';
+import { EmbeddedDatabaseBusyError } from '../operations/embedded-database-busy-error.js';
 import { MissingGrantError } from '../operations/missing-grant-error.js';
 import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { VersionNotFoundError } from '../operations/version-not-found-error.js';
@@ -23,6 +24,8 @@ const EXIT_CODE_BY_ERROR: ReadonlyArray<readonly [abstract new (...args: never[]
   [MissingGrantError, ExitCodes.ERROR],
   [VersionNotFoundError, ExitCodes.ERROR],
   [GitHubApiError, ExitCodes.ERROR],
+  // Another process has the embedded database: the message names it.
+  [EmbeddedDatabaseBusyError, ExitCodes.ERROR],
 ];
 
 /** The exit code of an error users can act on; undefined for a bug or an infrastructure failure. */

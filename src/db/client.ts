@@ -41,6 +41,8 @@ export interface DatabaseOptions {
   inMemory?: boolean;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** Replaces the redacted URL in messages (a served embedded database). */
+  label?: string;
 }
 
 export const DEFAULT_DATA_DIR = path.join('.cronform', 'db');
@@ -70,11 +72,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       engine: 'postgres',
       db: drizzlePg(pool, { schema }) as unknown as AppDatabase,
-      label: redactUrl(url),
+      label: options.label ?? redactUrl(url),
       listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
       close: () => pool.end(),
     };
   }
+  return (await openPglite(options)).database;
+}
+
+/** The embedded engine with its PGlite client, for the process that serves it to others. */
+export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'inMemory'>): Promise<{ database: Database; client: PGlite }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // PostgreSQL's default 128 MB of shared buffers live in the process's WebAssembly memory and are
@@ -90,13 +97,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client = new PGlite(dataDir, pgliteOptions);
   }
   await client.waitReady;
-  return {
+  const database: Database = {
     engine: 'pglite',
     db: drizzlePglite(client, { schema }) as unknown as AppDatabase,
     label: options.inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite at ${options.dataDir ?? DEFAULT_DATA_DIR}`,
     listen: (channel, onNotify) => listenPglite(client, channel, onNotify),
     close: () => client.close(),
   };
+  return { database, client };
 }
 
 export async function listenPglite(client: PGlite, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {

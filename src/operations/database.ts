@@ -1,9 +1,11 @@
 /**
  * Which database a command talks to: --database-url, then DATABASE_URL, else the embedded
- * PGlite in `.cronform/db` under the working directory.
+ * PGlite in `.cronform/db` under the working directory: through the process that owns and serves
+ * it if there is one, else opened under its lock (embedded-database.ts).
  */
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, openDatabase, type Database, type Engine } from '../db/client.js';
+import { describeCommand, openEmbeddedDatabase, serveEmbeddedDatabase } from './embedded-database.js';
 import { ensureSchema, SchemaBehindError } from '../db/migrate.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -11,6 +13,8 @@ export interface DatabaseChoice {
   databaseUrl?: string | undefined;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** Who holds the embedded database, in the lock file and others' error messages. */
+  command?: string;
 }
 
 const chosenUrl = (choice: DatabaseChoice): string | undefined => choice.databaseUrl ?? (choice.env ?? process.env).DATABASE_URL;
@@ -21,15 +25,19 @@ export function chosenEngine(choice: DatabaseChoice): Engine {
 
 export async function openChosenDatabase(choice: DatabaseChoice, options: { migrate?: boolean } = {}): Promise<Database> {
   const url = chosenUrl(choice);
-  const database = await openDatabase(url ? { url } : { dataDir: path.join(choice.cwd, DEFAULT_DATA_DIR) });
+  const database = url ? await openDatabase({ url }) : await openEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
   if (options.migrate === false) return database;
+  await ensureSchemaOrClose(database);
+  return database;
+}
+
+export async function ensureSchemaOrClose(database: Database): Promise<void> {
   try {
     await ensureSchema(database);
   } catch (error) {
     await database.close();
     throw error;
   }
-  return database;
 }
 
 /** Open, run, and always close. */
@@ -48,6 +56,12 @@ export async function withDatabase<T>(choice: DatabaseChoice, run: (database: Da
  * is behind is not an outage: that still fails at once, with the command to run.
  */
 export async function openChosenDatabaseWhenReachable(choice: DatabaseChoice, logger: Logger, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<Database> {
+  if (chosenEngine(choice) === 'pglite') {
+    // A long-lived process on the embedded database owns it and serves it to the others.
+    const { database } = await serveEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
+    await ensureSchemaOrClose(database);
+    return database;
+  }
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await openChosenDatabase(choice);

@@ -39,9 +39,14 @@ export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
 }
 
 export async function createPgliteDatabase(): Promise<Database> {
+  return pgliteDatabase(await createPgliteClient(), 'embedded PGlite (test)');
+}
+
+/** A migrated in-memory PGlite itself, for tests of what serves or wraps the client. */
+export async function createPgliteClient(): Promise<PGlite> {
   const client = new PGlite({ loadDataDir: await migratedImage() });
   await client.waitReady;
-  return pgliteDatabase(client, 'embedded PGlite (test)');
+  return client;
 }
 
 export interface TestPostgres {
