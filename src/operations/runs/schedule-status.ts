@@ -4,7 +4,7 @@
  * schedules live in many zones, and one fixed day for all keeps the column comparable.
  */
 import type { Database } from '../../db/client.js';
-import { summarizeScheduleStatus } from '../../db/run-report-queries.js';
+import { summarizeScheduleStatus, type SchedulePage } from '../../db/run-report-queries.js';
 import { MS_PER_DAY } from '../../time/civil.js';
 
 export const STATUS_WINDOW_DAYS = 7;
@@ -12,6 +12,11 @@ export const STATUS_WINDOW_DAYS = 7;
 export interface ScheduleStatusEntry {
   name: string;
   enabled: boolean;
+  cron: string;
+  timezone: string;
+  description: string | null;
+  /** Runs wait in MANUAL_REQUIRED until approved (`approval: required`). */
+  approvalRequired: boolean;
   /** The latest run that executed to an end (SUCCESS, FAILED or CANCELLED). */
   lastResult: { runId: number; status: string; scheduledFor: string; finishedAt: string | null } | null;
   nextRunAt: string | null;
@@ -33,12 +38,22 @@ export interface ScheduleStatusReport {
   schedules: ScheduleStatusEntry[];
 }
 
-export async function readScheduleStatus(database: Database, options: { nowMs: number }): Promise<ScheduleStatusReport> {
+export interface ScheduleStatusOptions {
+  nowMs: number;
+  /** One page of schedules by name; absent: all of them. */
+  page?: SchedulePage | undefined;
+  /** Stats from each schedule's latest this many slots only (bounded work per schedule); absent: all in the window. */
+  recentRunsCap?: number | undefined;
+}
+
+export async function readScheduleStatus(database: Database, options: ScheduleStatusOptions): Promise<ScheduleStatusReport> {
   const dayStartMs = Math.floor(options.nowMs / MS_PER_DAY) * MS_PER_DAY;
   const rows = await summarizeScheduleStatus(database.db, {
     statsSince: new Date(options.nowMs - STATUS_WINDOW_DAYS * MS_PER_DAY),
     dayStart: new Date(dayStartMs),
     dayEnd: new Date(dayStartMs + MS_PER_DAY),
+    page: options.page,
+    recentRunsCap: options.recentRunsCap,
   });
   return {
     generatedAt: new Date(options.nowMs).toISOString(),
@@ -47,6 +62,10 @@ export async function readScheduleStatus(database: Database, options: { nowMs: n
     schedules: rows.map((row) => ({
       name: row.name,
       enabled: row.enabled,
+      cron: row.cron,
+      timezone: row.timezone,
+      description: row.description,
+      approvalRequired: row.approvalRequired,
       lastResult: row.lastRun ? { runId: row.lastRun.id, status: row.lastRun.status, scheduledFor: row.lastRun.scheduledFor.toISOString(), finishedAt: row.lastRun.finishedAt?.toISOString() ?? null } : null,
       nextRunAt: row.nextRunAt?.toISOString() ?? null,
       successRate: row.finished === 0 ? null : row.succeeded / row.finished,
