@@ -58,7 +58,7 @@ export async function renderTimelinePage(database: Database, list: ListQuery, no
   for (const cell of cells) bySchedule.set(cell.schedule, [...(bySchedule.get(cell.schedule) ?? []), cell]);
   const totals = new Map<string, number>();
   for (const cell of cells) totals.set(cell.status, (totals.get(cell.status) ?? 0) + cell.runs);
-  const width = LABEL_WIDTH + BINS * CELL;
+  const width = LABEL_WIDTH + BINS * CELL + 24;
   const height = names.length * LANE + 22;
   const nowX = LABEL_WIDTH + ((nowMs - fromMs) / TIMELINE_BIN_MS) * CELL;
   const hourTicks = Array.from({ length: TIMELINE_HOURS / 3 + 1 }, (_, i) => i * 3);
