@@ -158,6 +158,21 @@ describe('dashboard actions', () => {
       ['SCHEDULE_RESUMED', 'dashboard', null],
     ]);
   });
+
+  it('triggers, cancels and retries a run, each audited as the dashboard', async () => {
+    const triggered = await post(acting, 'trigger', { schedule: 'nightly' }, TOKEN);
+    expect(triggered.status).toBe(200);
+    const { result } = (await triggered.json()) as { result: { runId: number; status: string } };
+    expect(result.status).toBe('QUEUED');
+    expect((await post(acting, 'cancel', { runId: result.runId }, TOKEN)).status).toBe(200);
+    expect((await post(acting, 'retry', { runId: result.runId }, TOKEN)).status).toBe(200);
+    const audit = (await auditRows(seeded.database)).filter((row) => row.run_id === result.runId).map((row) => [row.action, row.actor]);
+    expect(audit).toEqual([
+      ['RUN_TRIGGERED', 'dashboard'],
+      ['RUN_CANCELLED', 'dashboard'],
+      ['RUN_RETRIED', 'dashboard'],
+    ]);
+  });
 });
 
 describe('dashboard configuration', () => {
