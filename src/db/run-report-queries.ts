@@ -172,10 +172,11 @@ export async function listActiveScheduleNames(executor: Executor, page: Schedule
  */
 export async function summarizeScheduleStatus(executor: Executor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
   const since = window.statsSince.toISOString();
-  // The schedules are chosen (and paged) before the lateral reads, so a page reads its own runs only.
+  // The schedules are chosen (and paged) before the lateral reads, so a page reads its own runs only;
+  // the page is found by id and name alone, so a late page does not sort 10,000 definitions.
   const page = window.page;
   const chosen = page
-    ? sql`(select * from schedules s where ${pageConditions(page)} order by s.name limit ${page.limit} offset ${page.offset})`
+    ? sql`(select * from schedules where id in (select s.id from schedules s where ${pageConditions(page)} order by s.name limit ${page.limit} offset ${page.offset}))`
     : sql`(select * from schedules s where ${pageConditions(undefined)})`;
   const cap = window.recentRunsCap;
   const recent = cap === undefined ? sql`schedule_runs` : sql`(select * from schedule_runs r0 where r0.schedule_id = s.id order by r0.scheduled_for desc limit ${cap})`;
