@@ -115,13 +115,14 @@ export function createDashboardHandler(options: DashboardOptions): HttpHandler {
   if (options.allowActions && options.token === undefined) {
     throw new DashboardConfigurationError(`--allow-actions needs a token: set ${DASHBOARD_TOKEN_ENV} in the environment (at least ${MIN_TOKEN_LENGTH} characters, e.g. from openssl rand -hex 32); actions are refused without one`);
   }
-  if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
+  if (options.allowActions && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
     throw new DashboardConfigurationError(`${DASHBOARD_TOKEN_ENV} is too short (${options.token.length} characters): use at least ${MIN_TOKEN_LENGTH}, e.g. openssl rand -hex 32`);
   }
   const { database, clock } = options;
   const actionsAllowed = options.allowActions;
   const actor = options.actor ?? DEFAULT_DASHBOARD_ACTOR;
-  const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  // Read-only: no token is kept, so none can ever be accepted.
+  const tokenDigest = options.allowActions && options.token !== undefined ? digest(options.token) : undefined;
 
   /** Hashing both sides first gives equal lengths to compare, and the comparison takes the same time whatever matches. */
   const carriesToken = (request: IncomingMessage): boolean => {

@@ -181,6 +181,7 @@ describe('dashboard configuration', () => {
     expect(() => createDashboardHandler({ ...base, allowActions: true })).toThrow(DashboardConfigurationError);
     expect(() => createDashboardHandler({ ...base, allowActions: true })).toThrow('set CRONFORM_DASHBOARD_TOKEN');
     expect(() => createDashboardHandler({ ...base, allowActions: true, token: 'short' })).toThrow('too short');
+    expect(() => createDashboardHandler({ ...base, allowActions: false, token: 'short' })).not.toThrow();
     expect(readDashboardToken({ CRONFORM_DASHBOARD_TOKEN: '  ' })).toBeUndefined();
     expect(readDashboardToken({ CRONFORM_DASHBOARD_TOKEN: TOKEN })).toBe(TOKEN);
   });
