@@ -17,7 +17,8 @@ beforeAll(async () => {
   seeded = await seedDashboard();
   readOnly = await serveDashboard(seeded.database, { allowActions: false });
   acting = await serveDashboard(seeded.database, { allowActions: true, token: TOKEN });
-});
+  // Seeding applies three schedules and writes a few dozen runs: beyond the 10 s hook default on a busy machine.
+}, 60_000);
 afterAll(async () => {
   await readOnly?.close();
   await acting?.close();
