@@ -43,6 +43,8 @@ const system = [
   'test/db/migrations-drift.test.ts',
   'test/db/pglite-server.test.ts',
   'test/github/**/*.test.ts',
+  'test/http/dashboard/dashboard-handler.test.ts',
+  'test/http/dashboard/dashboard-browser.test.ts',
   'test/hostile/plan-trust/sticky-comment-hijack.test.ts',
   'test/commands/gitops/github-comment.test.ts',
   'test/manifest/schema-validator.test.ts',

@@ -99,6 +99,10 @@ export interface ScheduleStatusRow {
   enabled: boolean;
   /** CRITICAL, HIGH, MEDIUM or LOW (definitions compiled before the field: MEDIUM). */
   criticality: string;
+  cron: string;
+  timezone: string;
+  description: string | null;
+  approvalRequired: boolean;
   nextRunAt: Date | null;
   pausedAt: Date | null;
   pausedBy: string | null;
@@ -118,6 +122,10 @@ interface ScheduleStatusDbRow {
   name: string;
   enabled: boolean | string | null;
   criticality: string | null;
+  cron: string;
+  timezone: string;
+  description: string | null;
+  approval: string | null;
   next_run_at: Date | string | null;
   paused_at: Date | string | null;
   paused_by: string | null;
@@ -141,6 +149,45 @@ export interface StatusWindow {
   /** Runs whose slot falls in [dayStart, dayEnd). */
   dayStart: Date;
   dayEnd: Date;
+  /**
+   * Reads the stats of each schedule (last result, success rate, start delay) from its latest
+   * `recentRunsCap` slots only, through the (schedule_id, scheduled_for) key: bounded work per
+   * schedule however long its history, for the dashboard. Absent: every run in the window.
+   */
+  recentRunsCap?: number | undefined;
+  /** One page of schedules by name (the dashboard); absent: all of them. */
+  page?: SchedulePage | undefined;
+}
+
+export interface SchedulePage {
+  /** Names containing this text (case-insensitive). */
+  nameContains?: string | undefined;
+  /** This name only. */
+  name?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+/** `%`, `_` and `\` match themselves in the LIKE pattern. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+function pageConditions(page: SchedulePage | undefined): SQL {
+  const conditions: SQL[] = [sql`s.status = 'ACTIVE'`];
+  if (page?.nameContains) conditions.push(sql`s.name ilike ${likePattern(page.nameContains)}`);
+  if (page?.name !== undefined) conditions.push(sql`s.name = ${page.name}`);
+  return sql.join(conditions, sql` and `);
+}
+
+/** Active schedules on all pages of `page` (its offset and limit ignored). */
+export async function countActiveSchedules(executor: Executor, page?: Omit<SchedulePage, 'offset' | 'limit'>): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from schedules s where ${pageConditions({ offset: 0, limit: 0, ...page })}`);
+  return Number(row!.n);
+}
+
+/** The names of the active schedules on `page`, in name order. */
+export async function listActiveScheduleNames(executor: Executor, page: SchedulePage): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(executor, sql`select s.name from schedules s where ${pageConditions(page)} order by s.name limit ${page.limit} offset ${page.offset}`);
+  return rows.map((r) => r.name);
 }
 
 /**
@@ -150,25 +197,34 @@ export interface StatusWindow {
  */
 export async function summarizeScheduleStatus(executor: Executor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
   const since = window.statsSince.toISOString();
+  // The schedules are chosen (and paged) before the lateral reads, so a page reads its own runs only;
+  // the page is found by id and name alone, so a late page does not sort 10,000 definitions.
+  const page = window.page;
+  const chosen = page
+    ? sql`(select * from schedules where id in (select s.id from schedules s where ${pageConditions(page)} order by s.name limit ${page.limit} offset ${page.offset}))`
+    : sql`(select * from schedules s where ${pageConditions(undefined)})`;
+  const cap = window.recentRunsCap;
+  const recent = cap === undefined ? sql`schedule_runs` : sql`(select * from schedule_runs r0 where r0.schedule_id = s.id order by r0.scheduled_for desc limit ${cap})`;
   const rows = await queryRows<ScheduleStatusDbRow>(
     executor,
-    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.definition->>'criticality' as criticality, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
+    sql`select s.name, (s.definition->>'enabled')::boolean as enabled, s.definition->>'cron' as cron, s.definition->>'timezone' as timezone,
+          s.definition->>'description' as description, s.definition->>'approval' as approval, s.definition->>'criticality' as criticality, s.next_run_at, s.paused_at, s.paused_by, s.paused_reason, s.paused_until,
           last.id as last_id, last.status as last_status, last.scheduled_for as last_scheduled_for, last.finished_at as last_finished_at,
           coalesce(stats.succeeded, 0)::int as succeeded, coalesce(stats.finished, 0)::int as finished,
           delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs, active.oldest_waiting
-        from schedules s
+        from ${chosen} s
         left join lateral (
-          select r.id, r.status, r.scheduled_for, r.finished_at from schedule_runs r
+          select r.id, r.status, r.scheduled_for, r.finished_at from ${recent} r
           where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED', 'CANCELLED')
           order by r.finished_at desc nulls last, r.id desc limit 1
         ) last on true
         left join lateral (
-          select count(*) filter (where r.status = 'SUCCESS') as succeeded, count(*) as finished from schedule_runs r
+          select count(*) filter (where r.status = 'SUCCESS') as succeeded, count(*) as finished from ${recent} r
           where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.finished_at >= ${since}::timestamptz
         ) stats on true
         left join lateral (
           select percentile_cont(0.95) within group (order by extract(epoch from (r.started_at - r.scheduled_for)) * 1000) as p95_ms
-          from schedule_runs r
+          from ${recent} r
           where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null and r.started_at >= ${since}::timestamptz
         ) delay on true
         left join lateral (
@@ -180,13 +236,16 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
             min(r.run_after) filter (where r.status in ('QUEUED', 'RETRY_PENDING') and r.trigger_type <> 'BACKFILL') as oldest_waiting
           from active_runs r where r.schedule_id = s.id and r.status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')
         ) active on true
-        where s.status = 'ACTIVE'
         order by s.name`,
   );
   return rows.map((r) => ({
     name: r.name,
     enabled: r.enabled === null ? true : r.enabled === true || r.enabled === 'true',
     criticality: r.criticality ?? 'MEDIUM',
+    cron: r.cron,
+    timezone: r.timezone,
+    description: r.description,
+    approvalRequired: r.approval === 'required',
     nextRunAt: toOptionalDate(r.next_run_at),
     pausedAt: toOptionalDate(r.paused_at),
     pausedBy: r.paused_by,

@@ -6,7 +6,7 @@ import type { ScheduleStatusEntry, ScheduleStatusReport } from '../../src/operat
 const NOW_MS = Date.parse('2026-03-02T10:00:00Z');
 
 function report(entries: Array<Partial<ScheduleStatusEntry> & { name: string }>): ScheduleStatusReport {
-  const base = { enabled: true, lastResult: null, nextRunAt: null, successRate: null, finishedRuns: 0, p95StartDelayMs: null, runsToday: 0, activeRuns: 0, paused: null, criticality: 'MEDIUM', overdue: null };
+  const base = { enabled: true, lastResult: null, nextRunAt: null, successRate: null, finishedRuns: 0, p95StartDelayMs: null, runsToday: 0, activeRuns: 0, paused: null, criticality: 'MEDIUM', overdue: null, cron: '0 * * * *', timezone: 'UTC', description: null, approvalRequired: false };
   return { generatedAt: new Date(NOW_MS).toISOString(), windowDays: 7, utcDay: '2026-03-02', schedules: entries.map((entry) => ({ ...base, ...entry })), runners: [], aliveRunners: 0, staleAfterMs: 90_000, overdueAfterMs: 60_000, health: { healthy: true, problems: [], warnings: [] } };
 }
 

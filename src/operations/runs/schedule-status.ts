@@ -6,7 +6,7 @@
  */
 import { DEFAULT_POLICY } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
-import { listRecentRunners, summarizeScheduleStatus } from '../../db/run-report-queries.js';
+import { listRecentRunners, summarizeScheduleStatus, type SchedulePage } from '../../db/run-report-queries.js';
 import { readStoredPolicy } from '../../db/settings-queries.js';
 import { MS_PER_DAY } from '../../time/civil.js';
 import { classifyRunner, DEFAULT_RUNNER_STALE_AFTER_MS, evaluateHealth, findOverdue, type HealthCheck, type Overdue, type RunnerState } from './liveness.js';
@@ -20,6 +20,11 @@ export interface ScheduleStatusEntry {
   name: string;
   enabled: boolean;
   criticality: string;
+  cron: string;
+  timezone: string;
+  description: string | null;
+  /** Runs wait in MANUAL_REQUIRED until approved (`approval: required`). */
+  approvalRequired: boolean;
   /** The latest run that executed to an end (SUCCESS, FAILED or CANCELLED). */
   lastResult: { runId: number; status: string; scheduledFor: string; finishedAt: string | null } | null;
   nextRunAt: string | null;
@@ -69,6 +74,10 @@ export interface StatusOptions {
   staleAfterMs?: number | undefined;
   /** Lateness that makes a slot overdue (default: the stored Policy's misfireThreshold). */
   overdueAfterMs?: number | undefined;
+  /** One page of schedules by name; absent: all of them. */
+  page?: SchedulePage | undefined;
+  /** Stats from each schedule's latest this many slots only (bounded work per schedule); absent: all in the window. */
+  recentRunsCap?: number | undefined;
 }
 
 export async function readScheduleStatus(database: Database, options: StatusOptions): Promise<ScheduleStatusReport> {
@@ -80,6 +89,8 @@ export async function readScheduleStatus(database: Database, options: StatusOpti
       statsSince: new Date(nowMs - STATUS_WINDOW_DAYS * MS_PER_DAY),
       dayStart: new Date(dayStartMs),
       dayEnd: new Date(dayStartMs + MS_PER_DAY),
+      page: options.page,
+      recentRunsCap: options.recentRunsCap,
     }),
     listRecentRunners(database.db, new Date(nowMs - RUNNER_HISTORY_MS), MAX_RUNNERS_LISTED),
     options.overdueAfterMs === undefined ? readStoredPolicy(database.db) : Promise.resolve(null),
@@ -101,6 +112,10 @@ export async function readScheduleStatus(database: Database, options: StatusOpti
     name: row.name,
     enabled: row.enabled,
     criticality: row.criticality,
+    cron: row.cron,
+    timezone: row.timezone,
+    description: row.description,
+    approvalRequired: row.approvalRequired,
     lastResult: row.lastRun ? { runId: row.lastRun.id, status: row.lastRun.status, scheduledFor: row.lastRun.scheduledFor.toISOString(), finishedAt: row.lastRun.finishedAt?.toISOString() ?? null } : null,
     nextRunAt: row.nextRunAt?.toISOString() ?? null,
     successRate: row.finished === 0 ? null : row.succeeded / row.finished,
