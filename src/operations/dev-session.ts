@@ -46,6 +46,11 @@ export class DevSession {
     return plan;
   }
 
+  /** The runner of the session, once started. */
+  get currentRunner(): Runner | undefined {
+    return this.runner;
+  }
+
   async start(): Promise<void> {
     await this.sync();
     this.runner = new Runner(this.database, { ...this.options, logger: this.options.logger });

@@ -23,7 +23,8 @@ export interface Logger {
 }
 
 export interface JsonLoggerOptions {
-  level?: LogLevel;
+  /** Default: CRONFORM_LOG_LEVEL, else info. */
+  level?: LogLevel | undefined;
   /** Receives each line (without its newline); default: stderr, pretty when it is a terminal. */
   write?: (line: string) => void;
   base?: Record<string, unknown>;
