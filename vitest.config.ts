@@ -40,6 +40,7 @@ const system = [
   'test/db/connection-loss-postgres.test.ts',
   'test/db/migrations-drift.test.ts',
   'test/github/**/*.test.ts',
+  'test/http/**/*.test.ts',
   'test/hostile/plan-trust/sticky-comment-hijack.test.ts',
   'test/commands/gitops/github-comment.test.ts',
   'test/manifest/schema-validator.test.ts',

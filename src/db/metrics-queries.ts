@@ -12,10 +12,17 @@ export async function countActiveRunsByQueue(executor: Executor): Promise<Array<
   return rows.map((r) => ({ queue: r.queue, status: r.status, count: Number(r.n) }));
 }
 
-/** Runners registered, not stopped, that heartbeated within `silenceMs` of `now`. */
+/**
+ * Runners that heartbeated within `silenceMs` of `now` and have not stopped since. A heartbeat
+ * after a stop mark counts: the reconciler marks a silent runner stopped at its last heartbeat,
+ * and one that was only cut off (a paused VM, a partition) heartbeats again without clearing it.
+ */
 export async function countRunnersAlive(executor: Executor, now: Date, silenceMs: number): Promise<number> {
   const since = new Date(now.getTime() - silenceMs).toISOString();
-  const [row] = await queryRows<{ n: number | string }>(executor, sql`select count(*) as n from runners where stopped_at is null and heartbeat_at > ${since}::timestamptz`);
+  const [row] = await queryRows<{ n: number | string }>(
+    executor,
+    sql`select count(*) as n from runners where heartbeat_at > ${since}::timestamptz and (stopped_at is null or stopped_at < heartbeat_at)`,
+  );
   return Number(row?.n ?? 0);
 }
 
