@@ -47,6 +47,7 @@ export class RunnerMetrics implements RunObserver {
   private readonly duration: Histogram<'schedule'>;
   private readonly startDelay: Histogram<'schedule'>;
   private readonly tickDuration: Histogram;
+  private readonly lastSuccess: Gauge<'schedule'>;
   private readonly lastSuccessMs = new Map<string, number>();
   private lastSuccessesRead: Promise<void> | undefined;
 
@@ -86,6 +87,16 @@ export class RunnerMetrics implements RunObserver {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
       registers,
     });
+    const readLastSuccesses = () => (this.lastSuccessesRead ??= this.readLastSuccesses());
+    this.lastSuccess = new Gauge({
+      name: 'cronform_schedule_last_success_timestamp',
+      help: 'Unix time (seconds) of the last successful run of each schedule known to this instance (max across instances).',
+      labelNames: ['schedule'],
+      registers,
+      // Set when a success is written, not rebuilt per scrape: with 10,000 schedules that would cost
+      // more than the rest of the scrape. The history is read once, at the first scrape.
+      collect: readLastSuccesses,
+    });
     this.defineScrapeTimeMetrics(registers);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
@@ -118,7 +129,7 @@ export class RunnerMetrics implements RunObserver {
     this.duration.observe({ schedule }, durationMs / 1000);
     if (isFinal(runStatus)) this.runs.inc({ schedule, status: runStatus });
     if (runStatus === 'RETRY_PENDING') this.retries.inc({ schedule });
-    if (runStatus === 'SUCCESS') this.lastSuccessMs.set(schedule, Math.max(this.lastSuccessMs.get(schedule) ?? 0, this.options.clock.nowMs()));
+    if (runStatus === 'SUCCESS') this.noteSuccess(schedule, this.options.clock.nowMs());
   };
 
   runCancelled: NonNullable<RunObserver['runCancelled']> = (run) => {
@@ -175,26 +186,17 @@ export class RunnerMetrics implements RunObserver {
         await guarded('runners', async () => this.set(await countRunnersAlive(database.db, new Date(clock.nowMs()), runnerSilenceMs)));
       },
     });
-    const lastSuccessMs = this.lastSuccessMs;
-    const readLastSuccesses = () => (this.lastSuccessesRead ??= this.readLastSuccesses());
-    new Gauge({
-      name: 'cronform_schedule_last_success_timestamp',
-      help: 'Unix time (seconds) of the last successful run of each schedule known to this instance (max across instances).',
-      labelNames: ['schedule'],
-      registers,
-      async collect() {
-        await readLastSuccesses();
-        this.reset();
-        for (const [schedule, ms] of lastSuccessMs) this.set({ schedule }, ms / 1000);
-      },
-    });
+  }
+
+  private noteSuccess(schedule: string, atMs: number): void {
+    if ((this.lastSuccessMs.get(schedule) ?? Number.NEGATIVE_INFINITY) >= atMs) return;
+    this.lastSuccessMs.set(schedule, atMs);
+    this.lastSuccess.set({ schedule }, atMs / 1000);
   }
 
   private async readLastSuccesses(): Promise<void> {
     try {
-      for (const { schedule, finishedAt } of await findLastSuccesses(this.options.database.db)) {
-        this.lastSuccessMs.set(schedule, Math.max(this.lastSuccessMs.get(schedule) ?? 0, finishedAt.getTime()));
-      }
+      for (const { schedule, finishedAt } of await findLastSuccesses(this.options.database.db)) this.noteSuccess(schedule, finishedAt.getTime());
     } catch (error) {
       this.lastSuccessesRead = undefined; // try again at the next scrape
       this.options.logger.warn('metrics: could not read the last successes', { error: (error as Error).message });
