@@ -1,7 +1,8 @@
 /**
  * The log lines about runs: one per state change this runner writes (created, claimed, started,
  * finished, retry scheduled, cancelled, handed back, stalled). Every line is written by a child
- * logger bound to the run's id, schedule, slot and attempt, so none can lack them.
+ * logger bound to the run's id, schedule, slot and attempt, so none can lack them. Created QUEUED
+ * and claimed are debug lines; the rest are info (warn when something went wrong).
  */
 import type { ClaimedRun } from '../db/worker-queries.js';
 import type { Logger } from '../shared/logger.js';
@@ -14,7 +15,10 @@ export function createRunLog(logger: Logger): RunObserver {
     runsCreated(runs) {
       for (const run of runs) {
         const fields = { status: run.status, trigger: run.trigger, ...(run.reason ? { reason: run.reason } : {}), ...(run.slots > 1 ? { slots: run.slots } : {}) };
-        of(run).info(`run created ${run.status}`, fields);
+        // A run created QUEUED is the ordinary case, and its start follows within the jitter: at
+        // debug, so that at info a run that just runs writes two lines (started, finished).
+        if (run.status === 'QUEUED') of(run).debug(`run created ${run.status}`, fields);
+        else of(run).info(`run created ${run.status}`, fields);
       }
     },
     runsClaimed(runs) {

@@ -94,8 +94,9 @@ export class Runner {
   ) {
     this.id = options.runnerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.logger = (options.logger ?? silentLogger).child({ runnerId: this.id });
-    const runLog = createRunLog(this.logger);
-    this.observer = combineObservers(options.observer ? [runLog, options.observer] : [runLog], (error) =>
+    // No logger, no run lines: an embedding (or a benchmark) that logs nothing pays nothing per run.
+    const observers = [...(options.logger ? [createRunLog(this.logger)] : []), ...(options.observer ? [options.observer] : [])];
+    this.observer = combineObservers(observers, (error) =>
       this.logger.error('run observer failed', { error: (error as Error).message }),
     );
     this.leaseMs = options.leaseMs ?? 30_000;

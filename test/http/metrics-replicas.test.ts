@@ -9,7 +9,6 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { upsertRunner } from '../../src/db/reconcile-queries.js';
 import { FINAL_STATUSES } from '../../src/db/run-vocabulary.js';
@@ -30,7 +29,6 @@ const T0 = Date.parse('2026-11-30T12:00:00Z');
 const MINUTE = 60_000;
 const LEASE_MS = 30_000;
 const FAILED: ExecutionOutcome = { status: 'FAILED', exitCode: 1, httpStatus: null, error: 'exited with code 1', stdoutTail: null, stderrTail: null, durationMs: 0 };
-const { source: _source, ...policy } = DEFAULT_POLICY;
 
 interface Replica {
   id: string;
