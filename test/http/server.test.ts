@@ -4,6 +4,7 @@
  * /healthz in both states (its loop source faked, its database a real PGlite).
  */
 import { request } from 'node:http';
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { createHealthHandler } from '../../src/http/health-handler.js';
@@ -150,6 +151,29 @@ describe('startHttpServer', () => {
     expect(unreachable.status).toBe(503);
     expect(unreachable.body).toMatchObject({ status: 'failing', database: { reachable: false }, problems: [expect.stringMatching(/^database unreachable: /)] });
     database = undefined;
+  });
+
+  it('/metrics without a database: its gauges left out, cronform_metrics_database_up 0, the counters still served', async () => {
+    const closed = await createPgliteDatabase();
+    const clock = new ManualClock(T0);
+    const lines: string[] = [];
+    const metrics = createRunnerMetrics({ database: closed, clock, logger: createJsonLogger({ write: (line) => lines.push(line) }), leaseMs: LEASE_MS });
+    metrics.schedulerTicked(12);
+    expect(await metrics.render()).toContain('cronform_runners_alive 0');
+    await closed.db.execute(sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at) values ('r', 'h', 1, 'v', ${new Date(T0).toISOString()}::timestamptz, ${new Date(T0).toISOString()}::timestamptz)`);
+    await closed.db.execute(sql`insert into schedules (name, version, definition, digest) values ('s', 1, '{}', 'd')`);
+    await closed.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+      select id, 1, now(), 'MANUAL', 'k', 'QUEUED', 2, 'reports', now(), 1 from schedules`);
+    const live = await metrics.render();
+    expect(live).toContain('cronform_runners_alive 1');
+    expect(live).toContain('cronform_queue_depth{queue="reports",status="QUEUED"} 1');
+    await closed.close();
+    const text = await metrics.render();
+    expect(text).toContain('cronform_metrics_database_up 0');
+    expect(text).toMatch(/^cronform_runners_alive nan$/im); // prom-client writes "Nan"; Prometheus reads any case
+    expect(text).not.toMatch(/^cronform_queue_depth\{/m);
+    expect(text).toContain('cronform_scheduler_tick_duration_seconds_count 1');
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain('metrics: could not read the database');
   });
 
   it('serves the runner handlers: /metrics and /healthz of a started runner, whose loop reports its completions', async () => {

@@ -48,6 +48,9 @@ export class RunnerMetrics implements RunObserver {
   private readonly startDelay: Histogram<'schedule'>;
   private readonly tickDuration: Histogram;
   private readonly lastSuccess: Gauge<'schedule'>;
+  private readonly databaseUp: Gauge;
+  private readonly queueDepth: Gauge<'queue' | 'status'>;
+  private readonly runnersAlive: Gauge;
   private readonly lastSuccessMs = new Map<string, number>();
   private lastSuccessesRead: Promise<void> | undefined;
 
@@ -97,12 +100,20 @@ export class RunnerMetrics implements RunObserver {
       // more than the rest of the scrape. The history is read once, at the first scrape.
       collect: readLastSuccesses,
     });
-    this.defineScrapeTimeMetrics(registers);
+    this.databaseUp = new Gauge({ name: 'cronform_metrics_database_up', help: '1 when this scrape could read the database, else 0.', registers });
+    this.queueDepth = new Gauge({
+      name: 'cronform_queue_depth',
+      help: 'Unfinished runs per queue and status (PENDING, QUEUED, RUNNING, RETRY_PENDING), from the database: the same on every instance.',
+      labelNames: ['queue', 'status'],
+      registers,
+    });
+    this.runnersAlive = new Gauge({ name: 'cronform_runners_alive', help: 'Runners registered in the database that heartbeated recently: the same on every instance.', registers });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
   /** The text of `GET /metrics`. */
   async render(): Promise<string> {
+    await this.readDatabaseGauges();
     return this.registry.metrics();
   }
 
@@ -149,43 +160,27 @@ export class RunnerMetrics implements RunObserver {
   };
 
   /**
-   * Gauges read from the database when scraped, each by one bounded statement (metrics-queries.ts).
-   * A database that does not answer leaves them out of that scrape (and sets
-   * cronform_metrics_database_up to 0); the in-process metrics are served all the same.
+   * Gauges read from the database when scraped, by two bounded statements (metrics-queries.ts),
+   * before the registry is rendered. A database that does not answer leaves them out of that
+   * scrape (no stale value served as current; runners alive is NaN) and sets cronform_metrics_database_up to 0; the
+   * in-process metrics are served all the same.
    */
-  private defineScrapeTimeMetrics(registers: Registry[]): void {
+  private async readDatabaseGauges(): Promise<void> {
     const { database, clock, runnerSilenceMs, logger } = this.options;
-    const databaseUp = new Gauge({ name: 'cronform_metrics_database_up', help: '1 when the last scrape could read the database, else 0.', registers });
-    const guarded = async (what: string, read: () => Promise<void>): Promise<void> => {
-      try {
-        await read();
-        databaseUp.set(1);
-      } catch (error) {
-        databaseUp.set(0);
-        logger.warn(`metrics: could not read ${what}`, { error: (error as Error).message });
-      }
-    };
-    new Gauge({
-      name: 'cronform_queue_depth',
-      help: 'Unfinished runs per queue and status (PENDING, QUEUED, RUNNING, RETRY_PENDING), from the database: the same on every instance.',
-      labelNames: ['queue', 'status'],
-      registers,
-      async collect() {
-        await guarded('queue depth', async () => {
-          const rows = await countActiveRunsByQueue(database.db);
-          this.reset();
-          for (const row of rows) this.set({ queue: row.queue, status: row.status }, row.count);
-        });
-      },
-    });
-    new Gauge({
-      name: 'cronform_runners_alive',
-      help: 'Runners registered in the database that heartbeated recently: the same on every instance.',
-      registers,
-      async collect() {
-        await guarded('runners', async () => this.set(await countRunnersAlive(database.db, new Date(clock.nowMs()), runnerSilenceMs)));
-      },
-    });
+    try {
+      const [depths, alive] = await Promise.all([countActiveRunsByQueue(database.db), countRunnersAlive(database.db, new Date(clock.nowMs()), runnerSilenceMs)]);
+      this.queueDepth.reset();
+      for (const row of depths) this.queueDepth.set({ queue: row.queue, status: row.status }, row.count);
+      this.runnersAlive.set(alive);
+      this.databaseUp.set(1);
+    } catch (error) {
+      this.queueDepth.reset();
+      // A gauge without labels is always written: NaN, not a stale or made-up count (an alert on
+      // `cronform_runners_alive < 1` stays quiet; cronform_metrics_database_up says why).
+      this.runnersAlive.set(Number.NaN);
+      this.databaseUp.set(0);
+      logger.warn('metrics: could not read the database', { error: (error as Error).message });
+    }
   }
 
   private noteSuccess(schedule: string, atMs: number): void {
