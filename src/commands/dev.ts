@@ -5,10 +5,11 @@ import { DEFAULT_DATA_DIR } from '../db/client.js';
 import { DevSession, openDevDatabase } from '../operations/dev-session.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
-import { createJsonLogger } from '../shared/logger.js';
+import { createJsonLogger, type LogLevel } from '../shared/logger.js';
+import { createRunnerMetrics } from '../http/runner-http.js';
 import { createPalette } from '../shared/terminal.js';
 import { CronformCommand } from './cronform-command.js';
-import { runnerFlags, waitForShutdownSignal } from './runner.js';
+import { checkHttpAddress, runnerFlags, startHttpForRunner, waitForShutdownSignal } from './runner.js';
 
 export default class Dev extends CronformCommand {
   static override summary = 'Run everything locally: embedded database, apply schedules/, runner, re-apply on change.';
@@ -23,29 +24,37 @@ export default class Dev extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
+    checkHttpAddress(flags.http, (message) => this.fail(message));
     const cwd = process.cwd();
     const print = (line: string) => this.log(line);
     const database = await openDevDatabase(path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.', { clock: systemClock, print });
     const color = createPalette().level > 0;
+    const logger = createJsonLogger({ base: { component: 'dev' }, level: flags['log-level'] as LogLevel | undefined });
+    const leaseMs = parseDurationMs(flags.lease);
+    const metrics = flags.http ? createRunnerMetrics({ database, clock: systemClock, logger, leaseMs }) : undefined;
     const session = new DevSession(database, {
       dir: flags.dir,
       cwd,
       clock: systemClock,
       concurrency: flags.concurrency,
       prefetch: flags.prefetch,
-      leaseMs: parseDurationMs(flags.lease),
+      leaseMs,
       drainTimeoutMs: parseDurationMs(flags['drain-timeout']),
       killGraceMs: parseDurationMs(flags['kill-grace']),
       baseDir: flags['base-dir'] ?? cwd,
       env: process.env,
-      logger: createJsonLogger({ base: { component: 'dev' } }),
+      logger,
+      ...(metrics ? { observer: metrics } : {}),
       version: this.config.version,
       print,
       showPlan: (plan) => this.log(renderPlanText(plan, { color })),
     });
     await session.start();
+    const runner = session.currentRunner;
+    const server = flags.http && metrics && runner ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs }, (message) => this.fail(message), () => session.stop().then(() => database.close())) : undefined;
     await waitForShutdownSignal();
     await session.stop();
+    await server?.close();
     await database.close();
   }
 }

@@ -1,9 +1,14 @@
 import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
+import type { Database } from '../db/client.js';
+import { ListenAddressError, parseListenAddress } from '../http/listen-address.js';
+import type { RunnerMetrics } from '../http/metrics/runner-metrics.js';
+import { createRunnerMetrics, startRunnerHttpServer } from '../http/runner-http.js';
+import { HttpListenError, type HttpServer } from '../http/server.js';
 import { openChosenDatabaseWhenReachable } from '../operations/database.js';
 import { Runner } from '../runner/runner.js';
 import { systemClock } from '../shared/clock.js';
-import { createJsonLogger } from '../shared/logger.js';
+import { createJsonLogger, LOG_LEVELS, type Logger, type LogLevel } from '../shared/logger.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
@@ -14,7 +19,46 @@ export const runnerFlags = {
   'drain-timeout': Flags.string({ description: 'on SIGTERM/SIGINT, how long running attempts may finish before they are stopped and released', default: '30s' }),
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
+  http: Flags.string({ description: 'serve GET /metrics (Prometheus) and GET /healthz on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
+  'log-level': Flags.string({ description: 'least severe log line written (JSON on stderr, pretty on a terminal)', options: [...LOG_LEVELS], env: 'CRONFORM_LOG_LEVEL' }),
 };
+
+/** The --http value checked before anything starts: a typo exits 1 with its reason, not after the database opened. */
+export function checkHttpAddress(address: string | undefined, fail: (message: string) => never): void {
+  if (address === undefined) return;
+  try {
+    parseListenAddress(address);
+  } catch (error) {
+    if (error instanceof ListenAddressError) fail(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Starts the --http server for `runner` (metrics from `metrics`); a port in use or a foreign
+ * address is the user's to fix: `fail` (exit 1) after `cleanUp`.
+ */
+export async function startHttpForRunner(
+  address: string,
+  context: { runner: Runner; metrics: RunnerMetrics; database: Database; logger: Logger; leaseMs: number },
+  fail: (message: string) => never,
+  cleanUp: () => Promise<void>,
+): Promise<HttpServer> {
+  const { runner } = context;
+  try {
+    const server = await startRunnerHttpServer(address, {
+      ...context,
+      clock: systemClock,
+      runner: { runnerId: runner.id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs },
+    });
+    context.logger.info('http server listening', { url: server.url, paths: ['/metrics', '/healthz'] });
+    return server;
+  } catch (error) {
+    if (!(error instanceof HttpListenError)) throw error;
+    await cleanUp();
+    return fail(error.message);
+  }
+}
 
 export default class RunnerCommand extends CronformCommand {
   static override summary = 'Run the scheduler, workers and reconciler (any number of replicas per database).';
@@ -24,23 +68,30 @@ export default class RunnerCommand extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
-    const logger = createJsonLogger({ base: { component: 'runner' } });
+    checkHttpAddress(flags.http, (message) => this.fail(message));
+    const logger = createJsonLogger({ base: { component: 'runner' }, level: flags['log-level'] as LogLevel | undefined });
     const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger);
+    const leaseMs = parseDurationMs(flags.lease);
+    const metrics = flags.http ? createRunnerMetrics({ database, clock: systemClock, logger, leaseMs }) : undefined;
     const runner = new Runner(database, {
       clock: systemClock,
       concurrency: flags.concurrency,
       prefetch: flags.prefetch,
-      leaseMs: parseDurationMs(flags.lease),
+      leaseMs,
       drainTimeoutMs: parseDurationMs(flags['drain-timeout']),
       killGraceMs: parseDurationMs(flags['kill-grace']),
       baseDir: flags['base-dir'] ?? process.cwd(),
       env: process.env,
       logger,
+      ...(metrics ? { observer: metrics } : {}),
       version: this.config.version,
     });
+    // Listening before the runner starts: a port in use stops the command before it takes any run.
+    const server = flags.http && metrics ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs }, (message) => this.fail(message), () => database.close()) : undefined;
     await runner.start();
     await waitForShutdownSignal();
     await runner.stop();
+    await server?.close();
     await database.close();
   }
 }

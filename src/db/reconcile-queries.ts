@@ -7,6 +7,8 @@ import { queryRows, type Executor } from './client.js';
 export interface ExpiredLease {
   runId: number;
   scheduleId: number;
+  scheduleName: string;
+  scheduledFor: Date;
   attempt: number;
   maxAttempts: number;
   leaseOwner: string | null;
@@ -17,11 +19,11 @@ export interface ExpiredLease {
 
 /** RUNNING runs whose lease expired (their runner died or hung), locked for this transaction. */
 export async function takeExpiredLeases(tx: Executor, now: Date, limit: number): Promise<ExpiredLease[]> {
-  const rows = await queryRows<{ id: string | number; schedule_id: string | number; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; schedule_name: string; scheduled_for: string | Date; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
     tx,
-    sql`select r.id, r.schedule_id, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
+    sql`select r.id, r.schedule_id, s.name as schedule_name, r.scheduled_for, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
           not exists (select 1 from run_attempts a where a.run_id = r.id and a.attempt = r.attempts and a.status = 'CLAIMED') as started
-        from active_runs x join schedule_runs r on r.id = x.run_id
+        from active_runs x join schedule_runs r on r.id = x.run_id join schedules s on s.id = r.schedule_id
         where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
         order by r.lease_expires_at limit ${limit}
         for update of r skip locked`,
@@ -29,6 +31,8 @@ export async function takeExpiredLeases(tx: Executor, now: Date, limit: number):
   return rows.map((r) => ({
     runId: Number(r.id),
     scheduleId: Number(r.schedule_id),
+    scheduleName: r.schedule_name,
+    scheduledFor: new Date(r.scheduled_for),
     attempt: r.attempts,
     maxAttempts: r.max_attempts,
     leaseOwner: r.lease_owner,

@@ -92,7 +92,7 @@ export interface NewRun {
  * Bulk insert; a slot that already has a run (another scheduler, a retry of this tick) is left
  * alone: the unique (schedule_id, scheduled_for, trigger_type) key is the last line of defence.
  */
-export async function insertRuns(tx: Executor, runs: NewRun[], now: Date): Promise<Array<{ id: number; scheduleId: number; status: string }>> {
+export async function insertRuns(tx: Executor, runs: NewRun[], now: Date): Promise<Array<{ id: number; scheduleId: number; status: string; idempotencyKey: string }>> {
   if (runs.length === 0) return [];
   const payload = JSON.stringify(
     runs.map((r) => ({
@@ -112,7 +112,7 @@ export async function insertRuns(tx: Executor, runs: NewRun[], now: Date): Promi
       finished_at: r.finishedAt?.toISOString() ?? null,
     })),
   );
-  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string }>(
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; idempotency_key: string }>(
     tx,
     sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, status_reason,
           priority, queue, business_date, run_after, max_attempts, summarized_slots, finished_at, created_at)
@@ -122,9 +122,9 @@ export async function insertRuns(tx: Executor, runs: NewRun[], now: Date): Promi
           trigger_type text, idempotency_key text, status text, status_reason text, priority int, queue text, business_date date,
           run_after timestamptz, max_attempts int, summarized_slots int, finished_at timestamptz)
         on conflict do nothing
-        returning id, schedule_id, status`,
+        returning id, schedule_id, status, idempotency_key`,
   );
-  return rows.map((r) => ({ id: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status }));
+  return rows.map((r) => ({ id: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, idempotencyKey: r.idempotency_key }));
 }
 
 export async function advanceSchedules(tx: Executor, updates: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }>): Promise<void> {

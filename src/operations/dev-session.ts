@@ -98,6 +98,11 @@ export class DevSession {
     for (const line of renderNextRuns(await readScheduleStatus(this.database, { nowMs }), nowMs)) this.options.print(line);
   }
 
+  /** The runner of the session, once started. */
+  get currentRunner(): Runner | undefined {
+    return this.runner;
+  }
+
   async start(): Promise<void> {
     const { print, clock } = this.options;
     const first = await timed(print, clock, `applying ${this.options.dir}/`, () => this.sync(), (plan) => `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}${plan.errors.length ? `, ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}` : ''}`);

@@ -8,6 +8,7 @@
 import { preferIndexScans, type Database } from '../db/client.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { completeAttempts, markAttemptsStarted, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
+import type { RunStatus } from '../db/run-vocabulary.js';
 
 export interface JobStart {
   runId: number;
@@ -45,10 +46,10 @@ export class OutcomeWriter<Item> {
 
   /**
    * Writes everything buffered in one transaction; returns the items whose outcome was in it
-   * (written, or refused because the lease had moved on: either way, done with). On failure
-   * nothing was written and everything stays buffered for the next try.
+   * (written, with the run's status, or refused because the lease had moved on, with null: either
+   * way, done with). On failure nothing was written and everything stays buffered for the next try.
    */
-  async write(nowMs: number): Promise<Item[]> {
+  async write(nowMs: number): Promise<Array<{ item: Item; runStatus: RunStatus | null }>> {
     while (this.writing) await this.writing;
     const outcomes = this.outcomes;
     const starts = this.starts;
@@ -59,10 +60,12 @@ export class OutcomeWriter<Item> {
     }
     this.outcomes = [];
     this.starts = [];
+    let written = new Map<number, RunStatus>();
     const work = this.database.db.transaction(async (tx) => {
       await preferIndexScans(tx);
       await markAttemptsStarted(tx, this.runnerId, startRows.map((s) => ({ runId: s.runId, attempt: s.attempt, startedAt: new Date(s.startedAtMs) })));
       const done = await completeAttempts(tx, this.runnerId, outcomes.map((o) => o.completion), new Date(nowMs));
+      written = new Map(done.map((d) => [d.runId, d.status as RunStatus]));
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
       const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
       const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;
@@ -79,6 +82,6 @@ export class OutcomeWriter<Item> {
     } finally {
       this.writing = undefined;
     }
-    return outcomes.map((o) => o.item);
+    return outcomes.map((o) => ({ item: o.item, runStatus: written.get(o.completion.runId) ?? null }));
   }
 }

@@ -11,6 +11,7 @@ import { endExpiredPauses } from '../db/pause-queries.js';
 import { promotePendingRuns } from '../db/worker-queries.js';
 import type { RetryDefinition, OnStall } from '../compile/definition.js';
 import { stallDecision } from './policy/lease.js';
+import type { ExpiredAttempt, RunObserver } from './run-observer.js';
 
 export interface ReconcileResult {
   stalled: number;
@@ -27,11 +28,13 @@ export interface ReconcileOptions {
   batchSize?: number;
   /** false: leave expired leases alone this time (the runner was itself cut off; see Runner.tick). */
   resolveStalls?: boolean;
+  /** Told of the expired leases resolved, once the transaction has committed. */
+  observer?: Pick<RunObserver, 'leasesExpired'>;
 }
 
 export async function runReconcileTick(database: Database, options: ReconcileOptions): Promise<ReconcileResult> {
   const now = new Date(options.nowMs);
-  const { stalled, promoted, requeued } = await database.db.transaction(async (tx) => {
+  const { stalled, promoted, requeued, expiredAttempts } = await database.db.transaction(async (tx) => {
     // Its statements reach runs through active_runs and primary keys; stale statistics must not
     // turn one into a scan of the whole run history on every reconcile.
     await preferIndexScans(tx);
@@ -48,8 +51,20 @@ export async function runReconcileTick(database: Database, options: ReconcileOpt
     const stalledCount = await resolveStalledRuns(tx, resolutions, now);
     const promotedCount = await promotePendingRuns(tx, 'all');
     if (requeued > 0 || promotedCount > 0 || resolutions.some((r) => r.runStatus === 'RETRY_PENDING')) await notifyRunsQueued(tx);
-    return { stalled: stalledCount, promoted: promotedCount, requeued };
+    // Every lease taken is locked by this transaction, so each resolution and requeue applied.
+    const statusOf = new Map(resolutions.map((r) => [r.runId, r.runStatus]));
+    const expiredAttempts: ExpiredAttempt[] = leases.map((l) => ({
+      runId: l.runId,
+      schedule: l.scheduleName,
+      scheduledFor: l.scheduledFor.toISOString(),
+      attempt: l.attempt,
+      started: l.started,
+      runStatus: statusOf.get(l.runId) ?? 'QUEUED',
+      leaseOwner: l.leaseOwner,
+    }));
+    return { stalled: stalledCount, promoted: promotedCount, requeued, expiredAttempts };
   });
+  if (expiredAttempts.length > 0) options.observer?.leasesExpired?.(expiredAttempts);
   const silentRunners = await markSilentRunnersStopped(database.db, now, options.runnerSilenceMs);
   const pausesEnded = await endExpiredPauses(database.db, now);
   return { stalled, promoted, requeued, silentRunners, pausesEnded };

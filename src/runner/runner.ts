@@ -23,6 +23,8 @@ import { runSchedulerTick } from './scheduler.js';
 import { DefinitionCache } from './definition-cache.js';
 import { JobReaper } from './job-reaper.js';
 import { Worker, type WorkerOptions } from './worker.js';
+import { createRunLog } from './run-log.js';
+import { combineObservers, type RunObserver } from './run-observer.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -44,6 +46,8 @@ export interface RunnerOptions {
   baseDir: string;
   env: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Told of every run state change this runner writes, besides its log lines (metrics). */
+  observer?: RunObserver;
   runnerId?: string;
   version?: string;
   /** Replaces the job executors (library embedding, engine benchmark). */
@@ -59,6 +63,7 @@ export class Runner {
   readonly id: string;
   readonly worker: Worker;
   private readonly logger: Logger;
+  private readonly observer: RunObserver;
   private readonly leaseMs: number;
   private readonly reconcileIntervalMs: number;
   private readonly lookaheadMs: number;
@@ -80,13 +85,20 @@ export class Runner {
   private readonly reaper = new JobReaper();
   /** Shared by scheduler and worker: definitions by version, read once. */
   private readonly definitions = new DefinitionCache();
+  /** When (by the runner's clock) a loop iteration last completed without error (health checks). */
+  private lastLoopSuccessMs: number | undefined;
 
   constructor(
     private readonly database: Database,
     private readonly options: RunnerOptions,
   ) {
     this.id = options.runnerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = (options.logger ?? silentLogger).child({ runnerId: this.id });
+    // No logger, no run lines: an embedding (or a benchmark) that logs nothing pays nothing per run.
+    const observers = [...(options.logger ? [createRunLog(this.logger)] : []), ...(options.observer ? [options.observer] : [])];
+    this.observer = combineObservers(observers, (error) =>
+      this.logger.error('run observer failed', { error: (error as Error).message }),
+    );
     this.leaseMs = options.leaseMs ?? 30_000;
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
     this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? DEFAULT_SLOT_LOOKAHEAD_MS);
@@ -103,13 +115,17 @@ export class Runner {
         env: options.env,
         wake: () => this.wake(),
         processGroups: this.reaper,
-        onLeaseExpiring: (run) => this.logger.warn('lease could not be renewed: job stopped before it expires', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt }),
+        observer: this.observer,
         ...(options.execute ? { execute: options.execute } : {}),
-        onOutcome: (run, outcome) => this.logger.info('attempt finished', { runId: run.id, schedule: run.scheduleName, attempt: run.attempt, status: outcome.status, durationMs: outcome.durationMs, error: outcome.error ?? undefined }),
       },
       this.policy,
       this.definitions,
     );
+  }
+
+  /** When a loop iteration (a tick and its wait computation) last succeeded, by the runner's clock; undefined before the first. */
+  get lastSuccessfulLoopMs(): number | undefined {
+    return this.lastLoopSuccessMs;
   }
 
   wake(): void {
@@ -129,9 +145,9 @@ export class Runner {
         ),
       )),
       // `cronform cancel` of a running run: stop its process now, not at the next heartbeat.
-      await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.abandon(Number(payload))),
+      await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.cancel(Number(payload))),
     );
-    this.logger.info('runner started', { runnerId: this.id, concurrency: this.options.concurrency, database: this.database.label });
+    this.logger.info('runner started', { concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
   }
 
@@ -159,7 +175,7 @@ export class Runner {
     const released = drained ? 0 : await this.worker.releaseUnfinished();
     this.reaper.stop();
     await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
-    this.logger.info('runner stopped', { runnerId: this.id, released, returned });
+    this.logger.info('runner stopped', { released, returned });
   }
 
   /**
@@ -188,7 +204,8 @@ export class Runner {
     }
     let nextDue: Promise<Date | null> | undefined;
     if (schedulesChanged || nowMs >= this.nextDueMs - this.lookaheadMs) {
-      await runSchedulerTick(this.database, { nowMs, lookaheadMs: this.lookaheadMs, policy: this.policy, definitions: this.definitions });
+      await runSchedulerTick(this.database, { nowMs, lookaheadMs: this.lookaheadMs, policy: this.policy, definitions: this.definitions, observer: this.observer });
+      this.observer.schedulerTicked?.(this.options.clock.nowMs() - nowMs);
       // Cached: only apply (NOTIFY) or the passing of this instant can make a schedule due. Asked
       // while the new runs are being claimed, not before: it is not on a slot's path to its start.
       nextDue = findEarliestNextRunAt(this.database.db);
@@ -211,7 +228,7 @@ export class Runner {
     }
     if (nowMs >= this.nextReconcileMs) {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
-      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls });
+      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, observer: this.observer });
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
@@ -240,6 +257,7 @@ export class Runner {
         const nowMs = this.options.clock.nowMs();
         const wakeAtMs = this.worker.pendingWrites > 0 ? nowMs : await this.nextWakeAtMs(nowMs);
         failures = 0;
+        this.lastLoopSuccessMs = this.options.clock.nowMs();
         await this.sleep(wakeAtMs - this.options.clock.nowMs());
       } catch (error) {
         // A database outage must not kill the runner: back off and try again, but by at most a

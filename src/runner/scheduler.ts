@@ -12,6 +12,8 @@ import { DefinitionCache } from './definition-cache.js';
 import { applyOverlap } from './policy/overlap.js';
 import { planDueSlots } from './policy/plan-slots.js';
 import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.js';
+import type { CreatedRun, RunObserver } from './run-observer.js';
+import type { RunStatus, SkipReason } from '../db/run-vocabulary.js';
 
 export interface SchedulerTickOptions {
   nowMs: number;
@@ -26,6 +28,8 @@ export interface SchedulerTickOptions {
   batchSize?: number;
   /** The runner's definitions by version (a schedule due every second is not re-read every second). */
   definitions?: DefinitionCache;
+  /** Told of the runs each batch inserted, once its transaction has committed. */
+  observer?: Pick<RunObserver, 'runsCreated'>;
 }
 
 export interface SchedulerTickResult {
@@ -54,7 +58,7 @@ function toNewRun(schedule: DueSchedule, definition: Definition, slot: PlannedSl
   };
 }
 
-async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number, cache: DefinitionCache): Promise<SchedulerTickResult & { full: boolean }> {
+async function runBatch(database: Database, options: SchedulerTickOptions, batchSize: number, cache: DefinitionCache): Promise<SchedulerTickResult & { full: boolean; created: CreatedRun[] }> {
   const now = new Date(options.nowMs);
   const horizonMs = options.nowMs + Math.max(0, options.lookaheadMs ?? 0);
   return database.db.transaction(async (tx) => {
@@ -72,9 +76,11 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
     // Only SKIP_NEW and QUEUE_NEW look at the runs still active; ALLOW needs no round trip.
     const active = await findSchedulesWithActiveRuns(tx, due.filter((s) => definitionOf(s).overlap !== 'ALLOW').map((s) => s.id));
     const runs: NewRun[] = [];
+    const names = new Map<number, string>();
     const advances: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }> = [];
     for (const schedule of due) {
       const definition = definitionOf(schedule);
+      names.set(schedule.id, schedule.name);
       const decided = planDueSlots({
         name: schedule.name,
         definition,
@@ -94,7 +100,19 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
     const queued = inserted.filter((r) => r.status === 'QUEUED').length;
     // One NOTIFY per batch, not per row: a notify per inserted row costs ~3× insert throughput.
     if (queued > 0) await notifyRunsQueued(tx);
-    return { schedules: due.length, runsCreated: inserted.length, queued, full: due.length === batchSize };
+    const created = options.observer?.runsCreated ? createdRunsOf(runs, inserted, names) : [];
+    return { schedules: due.length, runsCreated: inserted.length, queued, full: due.length === batchSize, created };
+  });
+}
+
+/** The inserted runs as the observer sees them (a slot another scheduler inserted first is not among them). */
+function createdRunsOf(runs: NewRun[], inserted: Array<{ id: number; idempotencyKey: string }>, names: Map<number, string>): CreatedRun[] {
+  const byKey = new Map(runs.map((r) => [r.idempotencyKey, r]));
+  return inserted.flatMap(({ id, idempotencyKey }) => {
+    const run = byKey.get(idempotencyKey);
+    if (!run) return [];
+    const schedule = names.get(run.scheduleId) ?? String(run.scheduleId);
+    return [{ runId: id, schedule, scheduledFor: run.scheduledFor.toISOString(), attempt: 0, status: run.status as RunStatus, reason: run.statusReason as SkipReason | null, trigger: run.triggerType, slots: run.summarizedSlots ?? 1 }];
   });
 }
 
@@ -104,6 +122,7 @@ export async function runSchedulerTick(database: Database, options: SchedulerTic
   const cache = options.definitions ?? new DefinitionCache();
   for (;;) {
     const batch = await runBatch(database, options, batchSize, cache);
+    if (batch.created.length > 0) options.observer?.runsCreated?.(batch.created);
     total.schedules += batch.schedules;
     total.runsCreated += batch.runsCreated;
     total.queued += batch.queued;

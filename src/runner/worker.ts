@@ -26,6 +26,7 @@ import { attemptCompletionOf, executeClaimedRun, type ExecutionSettings } from '
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
 import type { CancelTimer } from '../shared/clock.js';
+import type { RunObserver } from './run-observer.js';
 
 export interface WorkerOptions extends ExecutionSettings {
   runnerId: string;
@@ -34,12 +35,10 @@ export interface WorkerOptions extends ExecutionSettings {
   /** Most runs claimed ahead of free slots (the local queue; sized by job durations, see above). 0 by default. */
   prefetch?: number;
   leaseMs: number;
-  /** Called when an outcome is recorded (metrics, logs, tests). */
-  onOutcome?: (run: ClaimedRun, outcome: ExecutionOutcome) => void;
+  /** Told of every state change this worker writes (run log lines, metrics). */
+  observer?: RunObserver;
   /** Called when an outcome is ready to be written (the runner loop flushes and claims again). */
   wake?: () => void;
-  /** Called when a job is stopped because its lease could not be renewed in time (see `armFence`). */
-  onLeaseExpiring?: (run: ClaimedRun) => void;
 }
 
 
@@ -67,7 +66,7 @@ export class Worker {
   private averageDurationMs: number | undefined;
   private readonly definitions: DefinitionCache;
   /** Outcomes, and starts of jobs whose attempt is still CLAIMED in the database, until written. */
-  private readonly writer: OutcomeWriter<{ entry: InFlight; outcome: ExecutionOutcome }>;
+  private readonly writer: OutcomeWriter<{ entry: InFlight; outcome: ExecutionOutcome; durationMs: number }>;
   private claiming: Promise<unknown> | undefined;
   /** Lanes of `flushAndClaim` waiting for a job to end (or for the other lane, or an interrupt). */
   private waiters: Array<() => void> = [];
@@ -89,7 +88,7 @@ export class Worker {
       options.clock,
       (entry) => {
         if (entry.abandoned || entry.ended || this.inFlight.get(entry.run.id) !== entry) return;
-        if (entry.startedMs !== undefined) this.options.onLeaseExpiring?.(entry.run);
+        if (entry.startedMs !== undefined) this.options.observer?.leaseExpiring?.(entry.run);
         this.abandon(entry.run.id);
       },
     );
@@ -138,7 +137,10 @@ export class Worker {
     } finally {
       this.claiming = undefined;
     }
-    if (claimed.length > 0) await this.accept(claimed);
+    if (claimed.length > 0) {
+      this.options.observer?.runsClaimed?.(claimed);
+      await this.accept(claimed);
+    }
     return claimed.length;
   }
 
@@ -173,6 +175,7 @@ export class Worker {
     const { run, definition } = entry;
     entry.startedMs = this.options.clock.nowMs();
     this.executing += 1;
+    this.options.observer?.attemptStarted?.(run, entry.startedMs);
     if (!run.openedRunning) {
       this.writer.addStart(() =>
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
@@ -210,7 +213,7 @@ export class Worker {
       this.inFlight.delete(entry.run.id);
       return;
     }
-    this.writer.addOutcome({ entry, outcome }, attemptCompletionOf(entry.run, outcome, entry.definition?.retry, { startedMs: entry.startedMs, finishedMs }));
+    this.writer.addOutcome({ entry, outcome, durationMs }, attemptCompletionOf(entry.run, outcome, entry.definition?.retry, { startedMs: entry.startedMs, finishedMs }));
     this.releaseWaiters();
     this.options.wake?.();
   }
@@ -288,10 +291,11 @@ export class Worker {
   /** Writes every buffered outcome and job start in one transaction (see OutcomeWriter). */
   async flushCompletions(): Promise<number> {
     const written = await this.writer.write(this.options.clock.nowMs());
-    for (const { entry, outcome } of written) {
+    for (const { item, runStatus } of written) {
+      const { entry, outcome, durationMs } = item;
       // The same run may already be held again (a retry due at once, claimed meanwhile).
       if (this.inFlight.get(entry.run.id) === entry) this.inFlight.delete(entry.run.id);
-      this.options.onOutcome?.(entry.run, outcome);
+      this.options.observer?.attemptFinished?.(entry.run, outcome, runStatus, durationMs);
     }
     return written.length;
   }
@@ -311,6 +315,17 @@ export class Worker {
       if (lost.has(id)) this.abandon(id);
       else if (entry && !entry.abandoned) this.armFence(entry, nowMs + this.options.leaseMs);
     }
+  }
+
+  /**
+   * A run cancelled by `cronform cancel` (told by NOTIFY): stop it like any abandoned run, and, if
+   * this runner held it, report it: the CLI wrote CANCELLED, and its holder is the one runner that knows.
+   */
+  cancel(runId: number): void {
+    const entry = this.inFlight.get(runId);
+    if (!entry || entry.abandoned) return;
+    this.options.observer?.runCancelled?.(entry.run);
+    this.abandon(runId);
   }
 
   /** Stop a run without writing its outcome (the database already moved it on). */
@@ -342,11 +357,14 @@ export class Worker {
     }
     if (unstarted.length === 0) return 0;
     try {
-      return await this.database.db.transaction(async (tx) => {
+      const count = await this.database.db.transaction(async (tx) => {
         const count = await returnUnstartedRuns(tx, this.options.runnerId, unstarted.map((e) => ({ runId: e.run.id, attempt: e.run.attempt })));
         if (count > 0) await notifyRunsQueued(tx);
         return count;
       });
+      // Guarded by our lease, which a shutting-down runner still holds: all or (lease lost) some went back.
+      if (count > 0) this.options.observer?.runsReleased?.(unstarted.map((e) => e.run), 'unstarted');
+      return count;
     } finally {
       // Returned, or (database unreachable) left to expire: the reconciler resolves them like a dead runner's.
       for (const entry of unstarted) this.inFlight.delete(entry.run.id);
@@ -387,6 +405,7 @@ export class Worker {
       return count;
     });
     for (const id of ids) this.inFlight.delete(id);
+    if (released > 0) this.options.observer?.runsReleased?.(unfinished.map((e) => e.run), 'drain timeout');
     return released;
   }
 }
