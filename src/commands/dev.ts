@@ -24,7 +24,7 @@ export default class Dev extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
-    checkHttpAddress(flags.http, (message) => this.fail(message));
+    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions']);
     const cwd = process.cwd();
     const print = (line: string) => this.log(line);
     const database = await openDevDatabase(path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.', { clock: systemClock, print });
@@ -51,7 +51,7 @@ export default class Dev extends CronformCommand {
     });
     await session.start();
     const runner = session.currentRunner;
-    const server = flags.http && metrics && runner ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs }, (message) => this.fail(message), () => session.stop().then(() => database.close())) : undefined;
+    const server = flags.http && metrics && runner ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs, dashboard }, (message) => this.fail(message), () => session.stop().then(() => database.close())) : undefined;
     await waitForShutdownSignal();
     await session.stop();
     await server?.close();

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
 import type { Database } from '../db/client.js';
+import { checkDashboardConfiguration, DashboardConfigurationError, readDashboardToken } from '../http/dashboard/index.js';
 import { ListenAddressError, parseListenAddress } from '../http/listen-address.js';
 import type { RunnerMetrics } from '../http/metrics/runner-metrics.js';
 import { createRunnerMetrics, startRunnerHttpServer } from '../http/runner-http.js';
@@ -19,19 +20,26 @@ export const runnerFlags = {
   'drain-timeout': Flags.string({ description: 'on SIGTERM/SIGINT, how long running attempts may finish before they are stopped and released', default: '30s' }),
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
-  http: Flags.string({ description: 'serve GET /metrics (Prometheus) and GET /healthz on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
+  http: Flags.string({ description: 'serve GET /metrics (Prometheus), GET /healthz and the dashboard (GET /) on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
+  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false, dependsOn: ['http'] }),
   'log-level': Flags.string({ description: 'least severe log line written (JSON on stderr, pretty on a terminal)', options: [...LOG_LEVELS], env: 'CRONFORM_LOG_LEVEL' }),
 };
 
-/** The --http value checked before anything starts: a typo exits 1 with its reason, not after the database opened. */
-export function checkHttpAddress(address: string | undefined, fail: (message: string) => never): void {
-  if (address === undefined) return;
+/**
+ * The --http value and the dashboard's actions checked before anything starts: a typo or a missing
+ * token exits 1 with its reason, not after the database opened. Returns the dashboard's settings.
+ */
+export function checkHttpAddress(address: string | undefined, fail: (message: string) => never, allowActions = false): { allowActions: boolean; token: string | undefined } {
+  const dashboard = { allowActions, token: allowActions ? readDashboardToken(process.env) : undefined };
+  if (address === undefined) return dashboard;
   try {
     parseListenAddress(address);
+    checkDashboardConfiguration(dashboard);
   } catch (error) {
-    if (error instanceof ListenAddressError) fail(error.message);
+    if (error instanceof ListenAddressError || error instanceof DashboardConfigurationError) fail(error.message);
     throw error;
   }
+  return dashboard;
 }
 
 /**
@@ -40,7 +48,7 @@ export function checkHttpAddress(address: string | undefined, fail: (message: st
  */
 export async function startHttpForRunner(
   address: string,
-  context: { runner: Runner; metrics: RunnerMetrics; database: Database; logger: Logger; leaseMs: number },
+  context: { runner: Runner; metrics: RunnerMetrics; database: Database; logger: Logger; leaseMs: number; dashboard: { allowActions: boolean; token: string | undefined } },
   fail: (message: string) => never,
   cleanUp: () => Promise<void>,
 ): Promise<HttpServer> {
@@ -51,7 +59,7 @@ export async function startHttpForRunner(
       clock: systemClock,
       runner: { runnerId: runner.id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs },
     });
-    context.logger.info('http server listening', { url: server.url, paths: ['/metrics', '/healthz'] });
+    context.logger.info('http server listening', { url: server.url, paths: ['/metrics', '/healthz', '/'], dashboardActions: context.dashboard.allowActions });
     return server;
   } catch (error) {
     if (!(error instanceof HttpListenError)) throw error;
@@ -68,7 +76,7 @@ export default class RunnerCommand extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
-    checkHttpAddress(flags.http, (message) => this.fail(message));
+    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions']);
     const logger = createJsonLogger({ base: { component: 'runner' }, level: flags['log-level'] as LogLevel | undefined });
     const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger);
     const leaseMs = parseDurationMs(flags.lease);
@@ -87,7 +95,7 @@ export default class RunnerCommand extends CronformCommand {
       version: this.config.version,
     });
     // Listening before the runner starts: a port in use stops the command before it takes any run.
-    const server = flags.http && metrics ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs }, (message) => this.fail(message), () => database.close()) : undefined;
+    const server = flags.http && metrics ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs, dashboard }, (message) => this.fail(message), () => database.close()) : undefined;
     await runner.start();
     await waitForShutdownSignal();
     await runner.stop();

@@ -1,10 +1,11 @@
 /**
  * The HTTP server of `cronform runner --http` and `cronform dev --http`: the one place that lists
- * what it serves. A new part (the dashboard) is one more handler in `runnerHandlers`.
+ * what it serves: metrics, health, then the dashboard (which answers only its own paths).
  */
 import type { Database } from '../db/client.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import { createDashboardHandler } from './dashboard/index.js';
 import { createHealthHandler, type HealthSource } from './health-handler.js';
 import type { HttpHandler } from './http-handler.js';
 import { createMetricsHandler } from './metrics/metrics-handler.js';
@@ -19,6 +20,8 @@ export interface RunnerHttpContext {
   runner: HealthSource;
   /** The runner's lease: /healthz fails once its loop has not completed for that long. */
   leaseMs: number;
+  /** The dashboard at `/`: read-only unless `allowActions` (then `token` is required, checked before start). */
+  dashboard: { allowActions: boolean; token?: string | undefined };
 }
 
 /** The metrics the runner must report to (its `observer`), made before the runner itself. */
@@ -31,6 +34,13 @@ export function runnerHandlers(context: RunnerHttpContext): HttpHandler[] {
   return [
     createMetricsHandler(context.metrics),
     createHealthHandler({ source: context.runner, database: context.database, clock: context.clock, staleAfterMs: context.leaseMs }),
+    createDashboardHandler({
+      database: context.database,
+      clock: context.clock,
+      allowActions: context.dashboard.allowActions,
+      token: context.dashboard.token,
+      onError: (error, what) => context.logger.error(`dashboard: ${what}`, { err: error instanceof Error ? error.message : String(error) }),
+    }),
   ];
 }
 

@@ -29,6 +29,31 @@ describe('--http and --log-level', () => {
     expect(result.message).toBe(`--http ${JSON.stringify(address)}: ${why} (expected HOST:PORT, e.g. 127.0.0.1:9464, [::1]:9464 or :9464)`);
   });
 
+  it.each([
+    ['unset', undefined, 'set CRONFORM_DASHBOARD_TOKEN in the environment'],
+    ['too short', 'short-token', 'CRONFORM_DASHBOARD_TOKEN is too short (11 characters)'],
+  ])('--allow-actions with a token %s exits 1 before anything starts', async (_case, token, why) => {
+    const saved = process.env.CRONFORM_DASHBOARD_TOKEN;
+    if (token === undefined) delete process.env.CRONFORM_DASHBOARD_TOKEN;
+    else process.env.CRONFORM_DASHBOARD_TOKEN = token;
+    try {
+      for (const command of [RunnerCommand, Dev]) {
+        const result = await inWorkingDirectory(scratch, () => runCommand(command, ['--http', '127.0.0.1:0', '--allow-actions']));
+        expect(result.exitCode).toBe(1);
+        expect(result.message).toContain(why);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.CRONFORM_DASHBOARD_TOKEN;
+      else process.env.CRONFORM_DASHBOARD_TOKEN = saved;
+    }
+  });
+
+  it('refuses --allow-actions without --http', async () => {
+    const result = await inWorkingDirectory(scratch, () => runCommand(RunnerCommand, ['--allow-actions']));
+    expect(result.exitCode).toBe(1);
+    expect(result.message).toContain('--http');
+  });
+
   it('refuses a log level that is not one', async () => {
     const result = await inWorkingDirectory(scratch, () => runCommand(RunnerCommand, ['--log-level', 'loud']));
     expect(result.exitCode).toBe(1);

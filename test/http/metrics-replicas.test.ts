@@ -90,7 +90,7 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
       const metrics = createRunnerMetrics({ database, clock, logger, leaseMs: LEASE_MS });
       const runner = new Runner(database, { clock, concurrency: 2, leaseMs: LEASE_MS, killGraceMs: 1_000, baseDir: process.cwd(), env: {}, execute, logger, observer: metrics, runnerId: id, slotLookaheadMs: 0 });
       await upsertRunner(database.db, { id, hostname: 'test', pid: 1, version: 'test' }, new Date(T0));
-      const server = await startRunnerHttpServer('127.0.0.1:0', { database, clock, logger, metrics, leaseMs: LEASE_MS, runner: { runnerId: id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs } });
+      const server = await startRunnerHttpServer('127.0.0.1:0', { database, clock, logger, metrics, leaseMs: LEASE_MS, runner: { runnerId: id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs }, dashboard: { allowActions: false } });
       replicas.push({ id, database, runner, server, lines });
     }
 

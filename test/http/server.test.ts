@@ -176,7 +176,7 @@ describe('startHttpServer', () => {
     expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain('metrics: could not read the database');
   });
 
-  it('serves the runner handlers: /metrics and /healthz of a started runner, whose loop reports its completions', async () => {
+  it('serves the runner handlers: /metrics and /healthz of a started runner, whose loop reports its completions, and the read-only dashboard', async () => {
     database = await createPgliteDatabase();
     const clock = new ManualClock(T0);
     const metrics = createRunnerMetrics({ database, clock, logger: silentLogger, leaseMs: LEASE_MS });
@@ -184,8 +184,14 @@ describe('startHttpServer', () => {
     await runner.start();
     try {
       await vi.waitFor(() => expect(runner.lastSuccessfulLoopMs).toBe(T0));
-      const handlers = runnerHandlers({ database, clock, logger: silentLogger, metrics, leaseMs: LEASE_MS, runner: { runnerId: runner.id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs } });
+      const handlers = runnerHandlers({ database, clock, logger: silentLogger, metrics, leaseMs: LEASE_MS, runner: { runnerId: runner.id, lastSuccessfulLoopMs: () => runner.lastSuccessfulLoopMs }, dashboard: { allowActions: false } });
       const server = await start(handlers);
+      const page = await fetch(`${server.url}/`);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(await page.text()).toContain('</html>');
+      // Read-only: an action is refused whatever it carries.
+      const action = await fetch(`${server.url}/actions/trigger`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer 0123456789abcdef0123' }, body: '{"schedule":"x"}' });
+      expect(action.status).toBe(403);
       const healthz = await fetch(`${server.url}/healthz`);
       expect([healthz.status, ((await healthz.json()) as { runnerId: string }).runnerId]).toEqual([200, runner.id]);
       const text = await (await fetch(`${server.url}/metrics`)).text();

@@ -111,13 +111,18 @@ function isSameOrigin(request: IncomingMessage): boolean {
   }
 }
 
-export function createDashboardHandler(options: DashboardOptions): HttpHandler {
+/** Throws DashboardConfigurationError for actions without a usable token; commands call it before they open anything. */
+export function checkDashboardConfiguration(options: { allowActions: boolean; token?: string | undefined }): void {
   if (options.allowActions && options.token === undefined) {
     throw new DashboardConfigurationError(`--allow-actions needs a token: set ${DASHBOARD_TOKEN_ENV} in the environment (at least ${MIN_TOKEN_LENGTH} characters, e.g. from openssl rand -hex 32); actions are refused without one`);
   }
   if (options.allowActions && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
     throw new DashboardConfigurationError(`${DASHBOARD_TOKEN_ENV} is too short (${options.token.length} characters): use at least ${MIN_TOKEN_LENGTH}, e.g. openssl rand -hex 32`);
   }
+}
+
+export function createDashboardHandler(options: DashboardOptions): HttpHandler {
+  checkDashboardConfiguration(options);
   const { database, clock } = options;
   const actionsAllowed = options.allowActions;
   const actor = options.actor ?? DEFAULT_DASHBOARD_ACTOR;
