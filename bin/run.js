@@ -35,7 +35,14 @@ function readHelp() {
   }
 }
 
+// Importing @oclif/core checks node against oclif's own engines with semver (47 files, ~20 ms of CPU);
+// cronform's engines field is checked by npm at install. The variable is put back at once, so neither
+// commands nor the jobs the runner starts see it.
+const engineWarning = process.env.OCLIF_DISABLE_ENGINE_WARNING;
+process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
 const [{ execute }, { ExitCodes }] = await Promise.all([import('@oclif/core'), import('../dist/shared/exit-codes.js')]);
+if (engineWarning === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING;
+else process.env.OCLIF_DISABLE_ENGINE_WARNING = engineWarning;
 
 // oclif imports its explicit command table whole before any command runs; this table
 // (dist/commands/selected-table.js) holds only the command named in argv, so start-up skips the
