@@ -70,7 +70,7 @@ export function describeSchemaError(error: VerboseError, doc: ParsedDocument): D
     case 'discriminator':
       return describeDiscriminatorError(error, doc, path);
     case 'type': {
-      const hint = params.type === 'string' ? suggestQuotes(error.data) : undefined;
+      const hint = params.type === 'string' ? suggestQuotes(error.data, error.parentSchema) : undefined;
       return invalid(`must be ${describeJsonType(String(params.type))} (got ${typeName(error.data)})`, hint);
     }
     case 'enum': {
@@ -150,10 +150,19 @@ export function formatPath(path: DocumentPath): string {
   );
 }
 
-/** YAML reads `timezone: 9` or `MODE: on`… as a number or boolean; quoting keeps it a string. */
-function suggestQuotes(value: unknown): string | undefined {
-  const scalar = typeof value === 'number' || typeof value === 'boolean';
-  return scalar ? `write it in quotes: "${String(value)}"` : undefined;
+/**
+ * YAML reads `timezone: 9` or `MODE: on`… as a number or boolean; quoting keeps it a string. The
+ * suggestion must itself validate: where the string has a pattern the quoted value fails
+ * (`timeout: 90`, a duration needs its unit), a number gets its seconds (`"90s"`) and nothing that
+ * fails is suggested.
+ */
+function suggestQuotes(value: unknown, schema?: SchemaNode): string | undefined {
+  if (typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  const text = String(value);
+  const pattern = schema?.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
+  if (!pattern || pattern.test(text)) return `write it in quotes: "${text}"`;
+  if (typeof value === 'number' && pattern.test(`${text}s`)) return `write it with its unit, in quotes: "${text}s" (or ms, m, h, d)`;
+  return undefined;
 }
 
 function typeName(value: unknown): string {
