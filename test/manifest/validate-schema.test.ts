@@ -102,6 +102,21 @@ describe('validateDocumentSchema', () => {
     }
   });
 
+  it('shows a string command as the argv to write, which then validates', () => {
+    const cases: Array<[string, string]> = [
+      ['node jobs/x.js --date {{businessDate}}', 'command: [node, jobs/x.js, --date, "{{businessDate}}"]'],
+      ["python3 -m 'reports.daily' 7 true", 'command: [python3, -m, reports.daily, "7", "true"]'],
+      ['pg_dump app | gzip > /tmp/app.gz', 'command: [sh, -c, "pg_dump app | gzip > /tmp/app.gz"]'],
+    ];
+    for (const [command, list] of cases) {
+      const text = schedule().replace('command: [node, jobs/x.js]', `command: ${JSON.stringify(command)}`);
+      const [diagnostic] = validate(text);
+      expect(diagnostic).toMatchObject({ code: 'CF013', message: 'spec.job.command must be a list (got string)' });
+      expect(diagnostic?.hint).toContain(list);
+      expect(validate(schedule().replace('command: [node, jobs/x.js]', list))).toEqual([]);
+    }
+  });
+
   it('explains an http job field by field, without oneOf/anyOf noise', () => {
     const text = schedule().replace(
       'type: command, command: [node, jobs/x.js]',
