@@ -19,6 +19,7 @@ export const commandLoaders = {
   'github:comment': () => import('./github/comment.js'),
   history: () => import('./history.js'),
   import: () => import('./import.js'),
+  init: () => import('./init.js'),
   migrate: () => import('./migrate.js'),
   pause: () => import('./pause.js'),
   plan: () => import('./plan.js'),
