@@ -51,6 +51,7 @@ const system = [
   'test/hostile/plan-trust/sticky-comment-hijack.test.ts',
   'test/commands/gitops/github-comment.test.ts',
   'test/manifest/schema-validator.test.ts',
+  'test/operations/actor-git.test.ts',
   'test/operations/apply-concurrency.test.ts',
   'test/operations/database-startup.test.ts',
   'test/operations/embedded-database.test.ts',

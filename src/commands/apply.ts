@@ -34,7 +34,8 @@ export default class Apply extends CronformCommand {
   async run(): Promise<ApplyResult | { planId: string; applied: [] }> {
     const { args, flags } = await this.parse(Apply);
     const cwd = process.cwd();
-    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
+    // Applying the manifests of --dir: an uncommitted change there makes the recorded sha `<sha>-dirty`.
+    const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd, args.plan ? undefined : flags.dir);
     let lockTimeoutMs: number;
     try {
       lockTimeoutMs = parseDurationMs(flags['lock-timeout']);

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import { DIRTY_SUFFIX } from '../operations/actor.js';
 import { withDatabase } from '../operations/database.js';
 import { readHistory, type VersionEntry } from '../operations/history.js';
 import { makeVisible } from '../shared/visible-text.js';
@@ -18,8 +19,13 @@ export default class History extends CronformCommand {
     for (const v of versions) {
       const name = v.name === args.name ? '' : ` (as ${makeVisible(v.name)})`;
       const reason = v.reason ? `\n      ${v.reason.split('\n').map(makeVisible).join('\n      ')}` : '';
-      this.log(`v${v.version}  ${v.createdAt}  ${v.status.padEnd(8)}  ${makeVisible(v.actor)}${name}${v.gitSha ? `  ${makeVisible(v.gitSha.slice(0, 12))}` : ''}${v.planId ? `  ${makeVisible(v.planId)}` : ''}${reason}`);
+      this.log(`v${v.version}  ${v.createdAt}  ${v.state.padEnd(10)}  ${makeVisible(v.actor)}${name}${v.gitSha ? `  ${makeVisible(shortSha(v.gitSha))}` : ''}${v.planId ? `  ${makeVisible(v.planId)}` : ''}${reason}`);
     }
     return versions;
   }
+}
+
+/** 12 characters of the commit, keeping the `-dirty` mark of an apply from uncommitted manifests. */
+function shortSha(gitSha: string): string {
+  return gitSha.endsWith(DIRTY_SUFFIX) ? `${gitSha.slice(0, 12)}${DIRTY_SUFFIX}` : gitSha.slice(0, 12);
 }

@@ -1,54 +1,11 @@
-import Apply from './apply.js';
-import Approve from './approve.js';
-import Backfill from './backfill.js';
-import Cancel from './cancel.js';
-import Dev from './dev.js';
-import Diff from './diff.js';
-import Export from './export.js';
-import GithubComment from './github/comment.js';
-import History from './history.js';
-import Import from './import.js';
-import Logs from './logs.js';
-import Migrate from './migrate.js';
-import Pause from './pause.js';
-import Plan from './plan.js';
-import Preview from './preview.js';
-import Report from './report.js';
-import Resume from './resume.js';
-import Retry from './retry.js';
-import RunnerCommand from './runner.js';
-import Runs from './runs.js';
-import RunsShow from './runs/show.js';
-import Schema from './schema.js';
-import Status from './status.js';
-import Trigger from './trigger.js';
-import Validate from './validate.js';
+/**
+ * oclif "explicit" command discovery: the full table, every command loaded, for help, topics and
+ * suggestions. Built from table.ts (the one place commands are registered); bin/run.js normally
+ * gives oclif selected-table.ts instead, which loads only the command being run.
+ */
+import { commandLoaders, type CommandId } from './table.js';
 
-// oclif "explicit" command discovery: a fixed table is faster to load than a directory scan.
-export const commands = {
-  apply: Apply,
-  approve: Approve,
-  backfill: Backfill,
-  cancel: Cancel,
-  dev: Dev,
-  diff: Diff,
-  export: Export,
-  'github:comment': GithubComment,
-  history: History,
-  import: Import,
-  logs: Logs,
-  migrate: Migrate,
-  pause: Pause,
-  plan: Plan,
-  preview: Preview,
-  report: Report,
-  resume: Resume,
-  retry: Retry,
-  runner: RunnerCommand,
-  runs: Runs,
-  'runs:show': RunsShow,
-  schema: Schema,
-  status: Status,
-  trigger: Trigger,
-  validate: Validate,
-};
+const ids = Object.keys(commandLoaders) as CommandId[];
+const modules = await Promise.all(ids.map((id) => commandLoaders[id]()));
+
+export const commands: Record<CommandId, unknown> = Object.fromEntries(ids.map((id, index) => [id, modules[index]?.default])) as Record<CommandId, unknown>;

@@ -60,7 +60,7 @@ export default class Validate extends CronformCommand {
         this.log(diagnostic.severity === 'error' ? text.replace(` error ${diagnostic.code} `, ` ${color.red('error')} ${color.bold(diagnostic.code)} `) : text.replace(` warning ${diagnostic.code} `, ` ${color.yellow('warning')} ${color.bold(diagnostic.code)} `));
       }
       if (result.diagnostics.length > 0) this.log('');
-      this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} schedules compiled · ${formatRunsPerDay(result)}`);
+      this.log(hasErrors(result.diagnostics) ? color.red(summary) : `${color.green(summary)} · ${result.schedules.length} ${result.schedules.length === 1 ? 'schedule' : 'schedules'} compiled · ${formatRunsPerDay(result)}`);
     }
     return this.finish(report, hasErrors(result.diagnostics) ? ExitCodes.ERROR : ExitCodes.SUCCESS);
   }

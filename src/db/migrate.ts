@@ -49,7 +49,15 @@ export async function readSchemaStatus(database: Database): Promise<SchemaStatus
   return { applied, expected: entries.length, pending, upToDate: pending.length === 0 };
 }
 
-export async function migrateDatabase(database: Database): Promise<SchemaStatus> {
+export interface MigrationResult extends SchemaStatus {
+  /** The migrations this call applied (tags, in order): empty when the schema was already up to date. */
+  appliedNow: string[];
+}
+
+export async function migrateDatabase(database: Database): Promise<MigrationResult> {
+  // Read outside the PostgreSQL lock: a concurrent `migrate` can only make appliedNow name a
+  // migration the other one applied; the schema ends the same either way.
+  const before = await readSchemaStatus(database);
   if (database.engine === 'pglite') {
     const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -62,7 +70,8 @@ export async function migrateDatabase(database: Database): Promise<SchemaStatus>
       await database.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
     }
   }
-  return readSchemaStatus(database);
+  const after = await readSchemaStatus(database);
+  return { ...after, appliedNow: before.pending.filter((tag) => !after.pending.includes(tag)) };
 }
 
 export class SchemaBehindError extends Error {

@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import { splitShellWords } from '../shared/shell-words.js';
 import { suggestClosest } from './did-you-mean.js';
 import type { DocumentPath, ParsedDocument } from './parse.js';
 import {
@@ -70,7 +71,12 @@ export function describeSchemaError(error: VerboseError, doc: ParsedDocument): D
     case 'discriminator':
       return describeDiscriminatorError(error, doc, path);
     case 'type': {
-      const hint = params.type === 'string' ? suggestQuotes(error.data) : undefined;
+      const hint =
+        params.type === 'string'
+          ? suggestQuotes(error.data, error.parentSchema)
+          : params.type === 'array' && path.at(-1) === 'command' && typeof error.data === 'string'
+            ? suggestArgv(error.data)
+            : undefined;
       return invalid(`must be ${describeJsonType(String(params.type))} (got ${typeName(error.data)})`, hint);
     }
     case 'enum': {
@@ -150,10 +156,41 @@ export function formatPath(path: DocumentPath): string {
   );
 }
 
-/** YAML reads `timezone: 9` or `MODE: on`… as a number or boolean; quoting keeps it a string. */
-function suggestQuotes(value: unknown): string | undefined {
-  const scalar = typeof value === 'number' || typeof value === 'boolean';
-  return scalar ? `write it in quotes: "${String(value)}"` : undefined;
+/**
+ * YAML reads `timezone: 9` or `MODE: on`… as a number or boolean; quoting keeps it a string. The
+ * suggestion must itself validate: where the string has a pattern the quoted value fails
+ * (`timeout: 90`, a duration needs its unit), a number gets its seconds (`"90s"`) and nothing that
+ * fails is suggested.
+ */
+function suggestQuotes(value: unknown, schema?: SchemaNode): string | undefined {
+  if (typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  const text = String(value);
+  const pattern = schema?.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
+  if (!pattern || pattern.test(text)) return `write it in quotes: "${text}"`;
+  if (typeof value === 'number' && pattern.test(`${text}s`)) return `write it with its unit, in quotes: "${text}s" (or ms, m, h, d)`;
+  return undefined;
+}
+
+/**
+ * A command written as one string (`command: "node jobs/x.js --date {{businessDate}}"`): the argv
+ * the words make, as a YAML flow list to paste, when quoting is the only shell syntax it uses;
+ * otherwise the explicit shell form, since cronform never runs a shell on its own.
+ */
+function suggestArgv(command: string): string {
+  // `{{businessDate}}` is cronform's placeholder, not shell brace syntax: kept aside while splitting.
+  const placeholders: string[] = [];
+  const masked = command.replace(/\{\{[^{}]*\}\}/g, (placeholder) => `cronformplaceholder${placeholders.push(placeholder) - 1}x`);
+  const split = splitShellWords(masked);
+  const words = split.words.map((word) => word.replace(/cronformplaceholder(\d+)x/g, (_, index: string) => placeholders[Number(index)] ?? ''));
+  if (split.shellSyntax.length === 0 && words.length > 0) return `write the program and each argument as an item: command: [${words.map(flowItem).join(', ')}]`;
+  const uses = split.shellSyntax.length > 0 ? `it uses ${split.shellSyntax.join(', ')}, so ` : '';
+  return `write the program and each argument as an item; ${uses}to run it through a shell on purpose: command: [sh, -c, ${JSON.stringify(command)}]`;
+}
+
+/** A word as a YAML flow-list item that reads back as that string (numbers, booleans, `{{…}}` quoted). */
+function flowItem(word: string): string {
+  const plain = /^[A-Za-z_./][A-Za-z0-9_./=@%+-]*$|^--?[A-Za-z][A-Za-z0-9_./=@%+-]*$/.test(word);
+  return plain && !/^(true|false|yes|no|on|off|null|y|n)$/i.test(word) ? word : JSON.stringify(word);
 }
 
 function typeName(value: unknown): string {

@@ -7,7 +7,10 @@ import { VersionNotFoundError } from './version-not-found-error.js';
 
 export interface VersionEntry {
   version: number;
+  /** The schedule's status as this version recorded it (ACTIVE, or ARCHIVED for an archive). */
   status: string;
+  /** What the version is now: the latest keeps its status; an older ACTIVE one is SUPERSEDED. */
+  state: string;
   digest: string;
   actor: string;
   reason: string | null;
@@ -19,9 +22,11 @@ export interface VersionEntry {
 
 export async function readHistory(database: Database, name: string): Promise<VersionEntry[]> {
   const rows = await listVersions(database.db, name);
+  const latest = Math.max(...rows.map((row) => row.version));
   return rows.map((row) => ({
     version: row.version,
     status: row.status,
+    state: versionState(row.status, row.version === latest),
     digest: row.digest,
     actor: row.actor,
     reason: row.reason,
@@ -30,6 +35,16 @@ export async function readHistory(database: Database, name: string): Promise<Ver
     createdAt: row.createdAt.toISOString(),
     name: row.name,
   }));
+}
+
+/**
+ * Every version recorded status ACTIVE when it was applied, so history listed replaced versions as
+ * ACTIVE. Only the latest version is in force; an older one is SUPERSEDED, except an archive,
+ * which stays ARCHIVED (the event it records) even after the schedule came back.
+ */
+export function versionState(status: string, latest: boolean): string {
+  if (latest || status !== 'ACTIVE') return status;
+  return 'SUPERSEDED';
 }
 
 export async function diffVersions(database: Database, name: string, from: number, to: number): Promise<FieldChange[]> {

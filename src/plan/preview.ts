@@ -10,7 +10,7 @@ import { describeCron } from '../time/describe.js';
 import { findDstExposure, formatSecondOfDay, type DstExposure } from '../time/dst-exposure.js';
 import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
 import { createSlotCalendar, nextSlots, type SlotCalendar } from '../time/slots.js';
-import { MS_PER_DAY, MS_PER_SECOND } from '../time/civil.js';
+import { MS_PER_DAY, MS_PER_SECOND, SECONDS_PER_DAY } from '../time/civil.js';
 
 export interface PreviewSlot {
   utc: string;
@@ -47,9 +47,28 @@ function noteFor(calendar: SlotCalendar, slotMs: number): string | undefined {
   if (instants.length === 2) return instants[0] === slotMs ? 'DST: repeated hour, first pass' : 'DST: repeated hour, second pass';
   if (!calendar.times.includes(secondOfDay)) {
     const lengthSeconds = (calendar.zone.offsetAt(slotMs) - calendar.zone.offsetAt(slotMs - MS_PER_DAY)) / MS_PER_SECOND;
-    return `DST: shifted from ${formatSecondOfDay(secondOfDay - lengthSeconds)} (skipped hour)`;
+    // A gap at 23:00 (America/Nuuk) shifts a 23:30 slot past midnight, onto the next local day.
+    const fromSecond = secondOfDay - lengthSeconds;
+    const from = fromSecond < 0 ? `${formatSecondOfDay(fromSecond + SECONDS_PER_DAY)} the day before` : formatSecondOfDay(fromSecond);
+    return `DST: shifted from ${from} (skipped hour)`;
   }
-  return 'DST: transition day';
+  return isTransitionDay(calendar, day) ? 'DST: transition day' : undefined;
+}
+
+/**
+ * Whether local day `dayNumber` holds a skipped or repeated wall time. isRegularDay is also false
+ * for the days next to a transition (their slots may interleave with it), which are ordinary days
+ * for a reader.
+ */
+function isTransitionDay(calendar: SlotCalendar, dayNumber: number): boolean {
+  const dayStartWall = dayNumber * MS_PER_DAY;
+  // Wall and UTC differ by at most a day, so two days either side hold every candidate.
+  for (const transition of calendar.zone.transitionsBetween(dayStartWall - 2 * MS_PER_DAY, dayStartWall + 3 * MS_PER_DAY)) {
+    const before = transition.atMs + transition.offsetBeforeMs;
+    const after = transition.atMs + transition.offsetAfterMs;
+    if (Math.min(before, after) < dayStartWall + MS_PER_DAY && Math.max(before, after) > dayStartWall) return true;
+  }
+  return false;
 }
 
 export function buildPreview(schedule: CompiledSchedule, fromMs: number, count: number): Preview {

@@ -1,7 +1,8 @@
 /**
- * `cronform plan` for terminals. Pure: the command decides `color` (createPalette's rule: a TTY
- * without NO_COLOR) and prints the string. Order is the reading order of a review: what blocks
- * apply (errors), what changes (in the plan's risk order), what drifted, then one summary line.
+ * `cronform plan` for terminals. Pure: the command decides `color` (shared/terminal.ts: a TTY or
+ * FORCE_COLOR, never with NO_COLOR) and prints the string. Order is the reading order of a review:
+ * what blocks apply (errors), what changes (in the plan's risk order), what drifted, then one
+ * summary line.
  */
 import { Ansis } from 'ansis';
 import { formatDiagnostic, type Diagnostic } from '../shared/diagnostics.js';

@@ -1,10 +1,19 @@
 /**
  * bin/run.js gives oclif a table of only the command named in argv (src/commands/selected-table.ts);
- * help, topics and unknown names must still see every command.
+ * help, topics and unknown names must still see every command. bin/run.js answers --help and
+ * --version itself (dist/cli-help.txt, rendered at build): it must print what oclif prints.
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Config, Help } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../../src/commands/index.js';
+import { commandIdFromArgv, commandLoaders, type CommandId } from '../../src/commands/table.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const cli = async (...args: string[]) => {
   const result = await promisify(execFile)(process.execPath, ['bin/run.js', ...args]).catch((error: { stdout: string; stderr: string; code: number }) => error);
@@ -31,5 +40,46 @@ describe('command table by argv', () => {
     const result = await cli('valdate');
     expect(result.code).not.toBe(0);
     expect(result.out).toContain('command valdate not found');
+  });
+});
+
+describe('one command table (src/commands/table.ts)', () => {
+  const commandsDir = fileURLToPath(new URL('../../src/commands', import.meta.url));
+
+  it('registers every command module, and the full table holds the same commands', async () => {
+    const files = readdirSync(commandsDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const commandFiles = files.filter((file) => /^export default class \w+ extends CronformCommand\b/m.test(readFileSync(path.join(commandsDir, file), 'utf8')));
+    const ids = commandFiles.map((file) => file.replace(/\.ts$/, '').split(path.sep).join(':')).sort();
+    expect(ids.length).toBeGreaterThan(20);
+    expect(Object.keys(commandLoaders).sort()).toEqual(ids);
+    expect(Object.keys(commands).sort()).toEqual(ids);
+    for (const id of ids) expect((await commandLoaders[id as CommandId]()).default, id).toBe(commands[id as CommandId]);
+  });
+
+  it('answers --help and --version without oclif exactly as oclif does', async () => {
+    const config = await Config.load({ root: repoRoot });
+    let rendered = '';
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      rendered += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      await new Help(config, { maxWidth: 80 }).showHelp([]);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect((await cli('--help')).out).toBe(rendered);
+    expect((await cli()).out).toBe(rendered);
+    expect((await cli('--version')).out).toBe(`${config.userAgent}\n`);
+  });
+
+  it('picks the command argv names, longest id first', () => {
+    expect(commandIdFromArgv(['validate', 'schedules/'])).toBe('validate');
+    expect(commandIdFromArgv(['github', 'comment', '--plan', 'plan.json'])).toBe('github:comment');
+    expect(commandIdFromArgv(['github'])).toBeUndefined();
+    expect(commandIdFromArgv(['--help'])).toBeUndefined();
+    expect(commandIdFromArgv(['valdate'])).toBeUndefined();
+    expect(commandIdFromArgv(['constructor'])).toBeUndefined();
   });
 });

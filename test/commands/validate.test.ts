@@ -64,6 +64,12 @@ describe('cronform validate', () => {
     expect(stdout).toMatch(/✔ no problems in 7 files · 6 schedules compiled · [\d.,]+ runs\/day on average \(busiest days add up to \d+\)/);
   });
 
+  it('counts one compiled schedule in the singular', async () => {
+    const { stdout, exitCode } = await validate(write('one/job.yaml', schedule('  cron: "0 0 * * *"\n  timezone: UTC')));
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/✔ no problems in 1 file · 1 schedule compiled · /);
+  });
+
   it('prints diagnostics as data with --json', async () => {
     const file = write('json/zone.yaml', schedule('  cron: "0 0 * * *"\n  timezone: KST'));
     const { stdout, exitCode } = await validate('--json', file);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows, type Database } from '../../src/db/client.js';
+import { describeMigration } from '../../src/commands/migrate.js';
 import { ensureSchema, migrateDatabase, readSchemaStatus } from '../../src/db/migrate.js';
 
 describe('migrations on embedded PGlite', () => {
@@ -15,7 +16,12 @@ describe('migrations on embedded PGlite', () => {
     expect(before.upToDate).toBe(false);
     expect(before.pending.length).toBe(before.expected);
     const after = await migrateDatabase(database);
-    expect(after).toMatchObject({ upToDate: true, pending: [] });
+    expect(after).toMatchObject({ upToDate: true, pending: [], appliedNow: before.pending });
+    expect(describeMigration('embedded', after)).toBe(`embedded: applied ${before.expected} migrations (${before.pending.join(', ')}); schema up to date`);
+    // A second run applies nothing and says so, instead of repeating the total.
+    const again = await migrateDatabase(database);
+    expect(again.appliedNow).toEqual([]);
+    expect(describeMigration('embedded', again)).toBe(`embedded: schema up to date, nothing to apply (${before.expected} migrations already applied)`);
     const tables = await queryRows<{ table_name: string }>(database.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
     expect(tables.map((t) => t.table_name)).toEqual(['active_runs', 'audit_log', 'run_attempts', 'runners', 'schedule_runs', 'schedule_versions', 'schedules', 'settings']);
   });

@@ -74,6 +74,8 @@ describe('validateDocumentSchema', () => {
   it.each([
     ['timezone: 9', schedule().replace('timezone: UTC', 'timezone: 9'), '7:13', 'spec.timezone must be a string (got number)', 'write it in quotes: "9"'],
     ['cron: 5', schedule().replace('cron: "0 * * * *"', 'cron: 5'), '6:9', 'spec.cron must be a string (got number)', 'write it in quotes: "5"'],
+    ['timeout: 90', schedule('  timeout: 90\n'), '9:12', 'spec.timeout must be a string (got number)', 'write it with its unit, in quotes: "90s" (or ms, m, h, d)'],
+    ['jitter: true', schedule('  jitter: true\n'), '9:11', 'spec.jitter must be a string (got boolean)', undefined],
     ['enum', schedule('  overlap: skip_new\n'), '9:12', 'spec.overlap must be one of ALLOW, SKIP_NEW, QUEUE_NEW (got "skip_new")', 'did you mean "SKIP_NEW"?'],
     ['duration', schedule('  timeout: 20 minutes\n'), '9:12', 'spec.timeout must be a duration <n>ms|s|m|h|d, e.g. 30s or 10m (got "20 minutes")', undefined],
     ['minimum', schedule('  maxCatchUp: 0\n'), '9:15', 'spec.maxCatchUp must be >= 1 (got 0)', undefined],
@@ -87,6 +89,32 @@ describe('validateDocumentSchema', () => {
     ['date', schedule().replace('name: example', 'name: x\n  riskAccepted: [{ code: CF101, reason: load test, until: 2026-02-30 }]'), '5:59', 'metadata.riskAccepted[0].until must be a date YYYY-MM-DD (got "2026-02-30")', undefined],
   ])('CF013 %s', (_name, text, at, message, hint) => {
     expect(validate(text)).toEqual([expect.objectContaining({ code: 'CF013', at, message, hint })]);
+  });
+
+  it('suggests for an unquoted number only a value that validates', () => {
+    for (const [field, value] of [['timeout', '90'], ['jitter', '5'], ['timezone', '9'], ['cron', '5']] as const) {
+      const text = field === 'timeout' || field === 'jitter' ? schedule(`  ${field}: ${value}\n`) : schedule().replace(field === 'cron' ? 'cron: "0 * * * *"' : 'timezone: UTC', `${field}: ${value}`);
+      const hint = validate(text)[0]?.hint;
+      const quoted = /"([^"]+)"/.exec(hint ?? '')?.[1];
+      expect(quoted, `${field}: ${value}`).toBeDefined();
+      const fixed = text.replace(`${field}: ${value}`, `${field}: "${quoted}"`);
+      expect(validate(fixed), `${field}: "${quoted}"`).toEqual([]);
+    }
+  });
+
+  it('shows a string command as the argv to write, which then validates', () => {
+    const cases: Array<[string, string]> = [
+      ['node jobs/x.js --date {{businessDate}}', 'command: [node, jobs/x.js, --date, "{{businessDate}}"]'],
+      ["python3 -m 'reports.daily' 7 true", 'command: [python3, -m, reports.daily, "7", "true"]'],
+      ['pg_dump app | gzip > /tmp/app.gz', 'command: [sh, -c, "pg_dump app | gzip > /tmp/app.gz"]'],
+    ];
+    for (const [command, list] of cases) {
+      const text = schedule().replace('command: [node, jobs/x.js]', `command: ${JSON.stringify(command)}`);
+      const [diagnostic] = validate(text);
+      expect(diagnostic).toMatchObject({ code: 'CF013', message: 'spec.job.command must be a list (got string)' });
+      expect(diagnostic?.hint).toContain(list);
+      expect(validate(schedule().replace('command: [node, jobs/x.js]', list))).toEqual([]);
+    }
   });
 
   it('explains an http job field by field, without oneOf/anyOf noise', () => {

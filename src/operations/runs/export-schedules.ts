@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.js';
 import { listStoredSchedules } from '../../db/schedule-queries.js';
 import { readStoredPolicy, type StoredPolicy } from '../../db/settings-queries.js';
 import { ownerFileName, POLICY_FILE, policyManifestOf, renderManifestFile, scheduleManifestOf } from './manifest-export.js';
+import { findSchemaPath } from '../schema-location.js';
 import { inspectPath, makeOutputDirectory, writeFileWithoutLinks } from '../write-without-links.js';
 import { RunOperationError } from './run-operation-error.js';
 
@@ -37,15 +38,15 @@ export interface ExportResult {
 }
 
 /** Pure: which files hold which schedules, and their text. Sorted by file name, schedules by name. */
-export function buildExportFiles(definitions: Definition[], policy: StoredPolicy | null, groupBy: ExportGrouping): ExportedFile[] {
+export function buildExportFiles(definitions: Definition[], policy: StoredPolicy | null, groupBy: ExportGrouping, schemaPath?: string): ExportedFile[] {
   const groups = new Map<string, Definition[]>();
   for (const definition of [...definitions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const file = groupBy === 'owner' ? ownerFileName(definition.owner) : `${definition.name}.yaml`;
     groups.set(file, [...(groups.get(file) ?? []), definition]);
   }
-  const files: ExportedFile[] = [...groups].map(([file, members]) => ({ file, schedules: members.map((d) => d.name), text: renderManifestFile(members.map(scheduleManifestOf)) }));
+  const files: ExportedFile[] = [...groups].map(([file, members]) => ({ file, schedules: members.map((d) => d.name), text: renderManifestFile(members.map(scheduleManifestOf), schemaPath) }));
   const policyDocument = policy ? policyManifestOf(policy) : null;
-  if (policyDocument) files.push({ file: POLICY_FILE, schedules: [], text: renderManifestFile([policyDocument]) });
+  if (policyDocument) files.push({ file: POLICY_FILE, schedules: [], text: renderManifestFile([policyDocument], schemaPath) });
   return files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
@@ -57,6 +58,9 @@ export async function exportSchedules(database: Database, options: ExportOptions
     active.map((schedule) => schedule.definition),
     policy,
     options.groupBy,
+    // The modeline must resolve where the files land: node_modules/cronform/schema/… in a repository
+    // that installed cronform, schema/… in cronform's own, none when neither is there.
+    findSchemaPath(options.outDir),
   );
   const targets = files.map((f) => ({ ...f, path: path.join(options.outDir, f.file) }));
   const links = targets.filter((target) => inspectPath(target.path) === 'link');

@@ -6,6 +6,7 @@
  * stored digest again, so `plan` on an exported directory shows no change.
  * Not stored, so not exported: `previousName` and `riskAccepted`.
  */
+import { schemaModeline } from '../schema-location.js';
 import { stringify } from 'yaml';
 import { defaultGracePeriodMs, defaultTimeoutMs } from '../../compile/compile-schedule.js';
 import { DEFAULT_POLICY, type Definition, type JobDefinition, type PolicyDefinition } from '../../compile/definition.js';
@@ -13,7 +14,6 @@ import { formatDurationMs } from '../../compile/duration.js';
 import { parseCron } from '../../time/cron-parse.js';
 import { minIntervalSeconds } from '../../time/interval.js';
 
-export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schema/cronform.schema.json';
 export const POLICY_FILE = '_policy.yaml';
 
 type Fields = Record<string, unknown>;
@@ -110,10 +110,10 @@ export function policyManifestOf(policy: Omit<PolicyDefinition, 'source'>): Fiel
   return isEmpty(spec) ? null : { apiVersion: 'cronform/v1', kind: 'Policy', metadata: { name: 'default' }, spec };
 }
 
-/** One file: the schema modeline, then the documents separated by `---`. */
-export function renderManifestFile(documents: Fields[]): string {
+/** One file: the schema modeline (when a schema resolves, schema-location.ts), then the documents separated by `---`. */
+export function renderManifestFile(documents: Fields[], schemaPath?: string): string {
   const body = documents.map((document) => stringify(document, { lineWidth: 0 })).join('---\n');
-  return `${SCHEMA_MODELINE}\n${body}`;
+  return `${schemaModeline(schemaPath)}${body}`;
 }
 
 /** A file name for an owner: lowercase letters, digits and '-' (e.g. "Platform Team" → platform-team). */

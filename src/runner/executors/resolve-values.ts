@@ -25,7 +25,8 @@ export function resolveValues(
       else resolved[key] = secret;
     }
   }
-  if (missing.length === 1) return { ok: false, error: `environment variable ${missing[0]} is not set on this runner` };
-  if (missing.length > 1) return { ok: false, error: `environment variables ${missing.join(', ')} are not set on this runner` };
+  // The fix is on the runner's side, so the message says what to do there: set it, then the job can run.
+  if (missing.length === 1) return { ok: false, error: `environment variable ${missing[0]} is not set on this runner: set ${missing[0]} to enable this job` };
+  if (missing.length > 1) return { ok: false, error: `environment variables ${missing.join(', ')} are not set on this runner: set them to enable this job` };
   return { ok: true, value: resolved };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,10 @@ afterEach(async () => {
 });
 const scratch = mkdtempSync(path.join(tmpdir(), 'cronform-export-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// The scratch directory stands for a repository that installed cronform: the modeline points there.
+mkdirSync(path.join(scratch, 'node_modules', 'cronform', 'schema'), { recursive: true });
+copyFileSync(new URL('../../../schema/cronform.schema.json', import.meta.url), path.join(scratch, 'node_modules', 'cronform', 'schema', 'cronform.schema.json'));
+const MODELINE = '# yaml-language-server: $schema=../node_modules/cronform/schema/cronform.schema.json';
 
 const sources = [
   scheduleSource(
@@ -80,7 +84,7 @@ describe('exportSchedules', () => {
     expect(planHasChanges(plan)).toBe(false);
 
     expect(readFileSync(path.join(outDir, 'api-health-check.yaml'), 'utf8')).toMatchInlineSnapshot(`
-      "# yaml-language-server: $schema=../schema/cronform.schema.json
+      "# yaml-language-server: $schema=../node_modules/cronform/schema/cronform.schema.json
       apiVersion: cronform/v1
       kind: Schedule
       metadata:
@@ -118,7 +122,7 @@ describe('exportSchedules', () => {
       { file: 'unowned.yaml', schedules: ['first-monday'] },
     ]);
     const text = readFileSync(path.join(outDir, 'platform-team.yaml'), 'utf8');
-    expect(text.startsWith('# yaml-language-server: $schema=../schema/cronform.schema.json\napiVersion: cronform/v1\n')).toBe(true);
+    expect(text.startsWith(`${MODELINE}\napiVersion: cronform/v1\n`)).toBe(true);
     expect(text.split('\n---\n')).toHaveLength(2);
     const compiled = compileSources((await loadManifestSources([outDir], { cwd: scratch })).sources, NOW_MS);
     expect(planHasChanges(await planAgainstDatabase(database, compiled, { nowMs: NOW_MS }))).toBe(false);
