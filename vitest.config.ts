@@ -49,6 +49,7 @@ const system = [
   'test/operations/plan-against-ref.test.ts',
   'test/hostile/plan-trust/attack-*.test.ts',
   'test/operations/plan-cli.test.ts',
+  'test/runner/alerts/alert-delivery.test.ts',
   'test/runner/executors/command-executor.test.ts',
   'test/runner/executors/http-executor.test.ts',
   'test/runner/redacted-tails.test.ts',

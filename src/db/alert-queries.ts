@@ -20,6 +20,8 @@ export interface ScheduleAlertRow {
   createdAtMs: number;
   lastSuccessAtMs: number | null;
   outcomes: Array<{ runId: number; status: 'SUCCESS' | 'FAILED'; finishedAtMs: number | null; reason: string | null; error: string | null }>;
+  /** The failed runs since the last success: the first one (what keys the alert) and how many (counted up to 1,000). */
+  failureStreak: { firstRunId: number; count: number } | null;
   attempts: Array<{ runId: number; attempt: number; status: string; startedAtMs: number }>;
   firstUnstartedSlot: { slotMs: number; runId: number | null; status: string | null } | null;
 }
@@ -28,7 +30,7 @@ const ms = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
  * Every active schedule with its latest outcomes (`outcomeLimit`, newest slot first), latest
- * attempts, last success (only when it has a freshness SLO) and the oldest scheduled slot that has
+ * attempts, last success, the failed runs since, and the oldest scheduled slot that has
  * not started since the last one that did: a run row, or next_run_at when no runner created it.
  * Each lateral reads one schedule's runs through schedule_runs_slot_key, newest first.
  */
@@ -36,7 +38,7 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
   const rows = await queryRows<{
     schedule_id: string | number; name: string; criticality: string; timeout_ms: number; grace_period_ms: number; freshness_ms: number | null;
     paused: boolean; created_at_ms: number; last_success_at_ms: number | null; outcomes: ScheduleAlertRow['outcomes'] | null; attempts: ScheduleAlertRow['attempts'] | null;
-    last_started_ms: number | null; unstarted_slot_ms: number | null; unstarted_run_id: string | number | null; unstarted_status: string | null; next_run_at_ms: number | null;
+    streak_first_id: string | number | null; streak_count: string | number; last_started_ms: number | null; unstarted_slot_ms: number | null; unstarted_run_id: string | number | null; unstarted_status: string | null; next_run_at_ms: number | null;
   }>(
     executor,
     sql`select s.id as schedule_id, s.name, s.definition->>'criticality' as criticality,
@@ -44,7 +46,7 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
           (s.definition->>'freshnessMs')::float8 as freshness_ms, s.paused_at is not null as paused,
           ${ms(sql`s.created_at`)} as created_at_ms, ${ms(sql`s.next_run_at`)} as next_run_at_ms,
           outcomes.list as outcomes, attempts.list as attempts, success.at_ms as last_success_at_ms,
-          started.slot_ms as last_started_ms, unstarted.slot_ms as unstarted_slot_ms, unstarted.id as unstarted_run_id, unstarted.status as unstarted_status
+          streak.first_id as streak_first_id, streak.count as streak_count, started.slot_ms as last_started_ms, unstarted.slot_ms as unstarted_slot_ms, unstarted.id as unstarted_run_id, unstarted.status as unstarted_status
         from schedules s
         left join lateral (
           select json_agg(json_build_object('runId', o.id, 'status', o.status, 'finishedAtMs', ${ms(sql`o.finished_at`)}, 'reason', o.status_reason,
@@ -58,9 +60,15 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
                 where r.schedule_id = s.id order by r.scheduled_for desc, a.attempt desc limit 5) x
         ) attempts on true
         left join lateral (
-          select ${ms(sql`r.finished_at`)} as at_ms from schedule_runs r
-          where s.definition ? 'freshnessMs' and r.schedule_id = s.id and r.status = 'SUCCESS' order by r.scheduled_for desc limit 1
+          select ${ms(sql`r.finished_at`)} as at_ms, r.scheduled_for from schedule_runs r
+          where r.schedule_id = s.id and r.status = 'SUCCESS' order by r.scheduled_for desc limit 1
         ) success on true
+        left join lateral (
+          select min(f.id) filter (where f.first) as first_id, count(*) as count
+          from (select r.id, row_number() over (order by r.scheduled_for) = 1 as first from schedule_runs r
+                where r.schedule_id = s.id and r.status = 'FAILED' and r.scheduled_for > coalesce(success.scheduled_for, '-infinity'::timestamptz)
+                order by r.scheduled_for limit 1000) f
+        ) streak on true
         left join lateral (
           select ${ms(sql`r.scheduled_for`)} as slot_ms, r.scheduled_for from schedule_runs r
           where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null order by r.scheduled_for desc limit 1
@@ -92,6 +100,7 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
       createdAtMs: r.created_at_ms,
       lastSuccessAtMs: r.last_success_at_ms,
       outcomes: (r.outcomes ?? []).map((o) => ({ ...o, runId: Number(o.runId) })),
+      failureStreak: r.streak_first_id === null ? null : { firstRunId: Number(r.streak_first_id), count: Number(r.streak_count) },
       attempts: (r.attempts ?? []).map((a) => ({ ...a, runId: Number(a.runId) })),
       firstUnstartedSlot,
     };

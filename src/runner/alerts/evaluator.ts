@@ -16,7 +16,7 @@ import { AlertDispatcher, type DeliveryResult, type DispatcherOptions } from './
 import type { Clock } from '../../shared/clock.js';
 import type { AlertMessage } from './payloads.js';
 import { SCHEDULE_MESSAGE_LIMIT, SlidingWindowLimit } from './rate-limit.js';
-import { ALERT_THRESHOLDS, evaluateRunnerSilence, evaluateScheduleRules } from './rules.js';
+import { evaluateRunnerSilence, evaluateScheduleRules } from './rules.js';
 
 export interface AlertEvaluatorOptions {
   runnerId: string;
@@ -37,8 +37,8 @@ export interface AlertEvaluation {
   resolved: number;
 }
 
-/** The longest failure streak any threshold asks for: no more outcomes are read per schedule. */
-const OUTCOMES_READ = Math.max(1, ...Object.values(ALERT_THRESHOLDS).map((t) => t.consecutiveFailures ?? 1));
+/** The rules read the latest outcome; the streak is counted by the query. */
+const OUTCOMES_READ = 1;
 
 const keyOf = (alert: { rule: string; conditionKey: string }) => `${alert.rule} ${alert.conditionKey}`;
 

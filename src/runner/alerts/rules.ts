@@ -59,8 +59,10 @@ export interface ScheduleAlertInput {
   gracePeriodMs: number;
   freshnessMs: number | null;
   paused: boolean;
-  /** Finished runs (SUCCESS or FAILED), newest slot first; enough to see the longest streak a threshold asks for. */
+  /** Finished runs (SUCCESS or FAILED), newest slot first: the latest says what failed. */
   outcomes: RunOutcome[];
+  /** The failed runs since the last success, all of them (not just `outcomes`): the first keys the alert. */
+  failureStreak: { firstRunId: number; count: number } | null;
   /** The latest attempts, newest first (finished or running). */
   attempts: AttemptSummary[];
   lastSuccessAtMs: number | null;
@@ -98,19 +100,19 @@ export function evaluateScheduleRules(input: ScheduleAlertInput, nowMs: number):
   const key = (...parts: Array<string | number>) => [`schedule:${input.scheduleId}`, ...parts].join(':');
   const conditions: AlertCondition[] = [];
 
-  const streak = failureStreak(input.outcomes);
-  const first = streak.at(-1);
-  const latest = streak[0];
-  if (first && latest) {
+  const streak = input.failureStreak;
+  const latest = input.outcomes[0];
+  if (streak && latest?.status === 'FAILED') {
     const cause = latest.error ?? latest.reason ?? 'no error recorded';
-    const details = { runId: latest.runId, failedRuns: streak.length, firstFailedRunId: first.runId, error: cause, command: `cronform runs show ${latest.runId}` };
+    const details = { runId: latest.runId, failedRuns: streak.count, firstFailedRunId: streak.firstRunId, error: cause, command: `cronform runs show ${latest.runId}` };
+    // Keyed by the streak's first run: one alert per streak, not one per failure.
+    const conditionKey = key('run', streak.firstRunId);
     if (thresholds.runFailed) {
-      conditions.push({ ...base, rule: 'run-failed', conditionKey: key('run', first.runId), summary: `${input.name}: run ${latest.runId} failed: ${cause}`, details });
+      conditions.push({ ...base, rule: 'run-failed', conditionKey, summary: `${input.name}: run ${latest.runId} failed: ${cause}`, details });
     }
     const needed = thresholds.consecutiveFailures;
-    if (needed !== null && streak.length >= needed) {
-      // Keyed by the streak's first run: one alert per streak, not one per failure past the threshold.
-      conditions.push({ ...base, rule: 'consecutive-failures', conditionKey: key('run', first.runId), summary: `${input.name}: ${streak.length} runs in a row failed, the last (run ${latest.runId}): ${cause}`, details });
+    if (needed !== null && streak.count >= needed) {
+      conditions.push({ ...base, rule: 'consecutive-failures', conditionKey, summary: `${input.name}: ${streak.count} runs in a row failed, the last (run ${latest.runId}): ${cause}`, details });
     }
   }
 
@@ -154,16 +156,6 @@ export function evaluateScheduleRules(input: ScheduleAlertInput, nowMs: number):
     }
   }
   return conditions;
-}
-
-/** The failed runs since the last success, newest first. */
-function failureStreak(outcomes: readonly RunOutcome[]): RunOutcome[] {
-  const streak: RunOutcome[] = [];
-  for (const outcome of outcomes) {
-    if (outcome.status !== 'FAILED') break;
-    streak.push(outcome);
-  }
-  return streak;
 }
 
 /**
