@@ -25,6 +25,7 @@ const db = [
   'test/operations/plan-missing-grant.test.ts',
   'test/operations/plan-pglite-from-source.test.ts',
   'test/operations/runs/**/*.test.ts',
+  'test/runner/alerts/alert-replicas-postgres.test.ts',
   'test/runner/alerts/alert-rules.test.ts',
   'test/runner/attempt-times.test.ts',
   'test/runner/concurrency-postgres.test.ts',

@@ -1,3 +1,4 @@
+import Alerts from './alerts.js';
 import Apply from './apply.js';
 import Approve from './approve.js';
 import Backfill from './backfill.js';
@@ -23,6 +24,7 @@ import Validate from './validate.js';
 
 // oclif "explicit" command discovery: a fixed table is faster to load than a directory scan.
 export const commands = {
+  alerts: Alerts,
   apply: Apply,
   approve: Approve,
   backfill: Backfill,

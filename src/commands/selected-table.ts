@@ -9,6 +9,7 @@
 type CommandTable = Record<string, unknown>;
 
 const single: Record<string, () => Promise<{ default: unknown }>> = {
+  alerts: () => import('./alerts.js'),
   apply: () => import('./apply.js'),
   approve: () => import('./approve.js'),
   backfill: () => import('./backfill.js'),
