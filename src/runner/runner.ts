@@ -86,6 +86,7 @@ export class Runner {
   /** Null when RunnerOptions.alerts is false. */
   readonly alerts: AlertEvaluator | null;
   private nextAlertsMs = 0;
+  private alertsInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -165,6 +166,7 @@ export class Runner {
     this.worker.interrupt();
     this.wake();
     await this.loop;
+    await this.alertsEvaluated();
     this.alerts?.dispatcher.stop();
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
     const returned = await this.worker.returnUnstarted().catch((error: unknown) => {
@@ -232,7 +234,16 @@ export class Runner {
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
-    if (this.alerts && nowMs >= this.nextAlertsMs) await this.evaluateAlerts(nowMs);
+    // Not awaited: reading every schedule's recent runs takes long enough with thousands of them
+    // (bench figures in README "Alerts") to delay the next claim. One evaluation at a time.
+    if (this.alerts && nowMs >= this.nextAlertsMs && !this.alertsInFlight) {
+      this.alertsInFlight = this.evaluateAlerts(nowMs).finally(() => (this.alertsInFlight = undefined));
+    }
+  }
+
+  /** Resolves once the alert evaluation a tick started has finished (shutdown; tests driving ticks). */
+  async alertsEvaluated(): Promise<void> {
+    await this.alertsInFlight;
   }
 
   /** After the scheduler and reconciler, so the alerts see this tick's runs. Its messages are sent off the loop (alerts/dispatcher.ts). */

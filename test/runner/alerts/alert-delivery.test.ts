@@ -134,9 +134,11 @@ spec:
       for (let minute = 1; minute <= slots; minute += 1) {
         clock.set(T0 + minute * 60_000);
         await runner.tick();
+        await runner.alertsEvaluated();
         jobs.finishAll(failed);
         await runner.worker.waitForExecutions(10_000);
-        await runner.tick(); // records the outcome and evaluates alerts: must not wait for any receiver
+        await runner.tick(); // records the outcome and starts an alert evaluation
+        await runner.alertsEvaluated(); // which records and queues, and must not wait for any receiver
         if (minute === 1) await new Promise<void>((resolve) => (connections > 0 ? resolve() : dead.once('connection', () => resolve())));
       }
       // Every slot ran and was recorded while the first message still waits on the dead receiver.

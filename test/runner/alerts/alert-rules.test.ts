@@ -68,15 +68,17 @@ describe('alert rules on a runner driven tick by tick', () => {
     const { send, sent } = recordingSend();
     const r = new Runner(database, { clock, concurrency: 2, leaseMs: options.leaseMs ?? 30_000, baseDir: process.cwd(), env: {}, execute: jobs.execute, alerts: { intervalMs: 0, ...options.runnerOptions, delivery: { send } } });
     runner = r;
-    /** One tick (alerts evaluated), its messages handed over. */
+    /** One tick, its alert evaluation (started by the tick, not awaited by it) and its messages. */
     const tick = async () => {
       await r.tick();
+      await r.alertsEvaluated();
       await r.alerts!.dispatcher.whenIdle();
     };
     /** The clock moves to `ms` and ticks; the jobs started end with `outcome` (none: they keep running). */
     const at = async (ms: number, outcome?: ExecutionOutcome) => {
       clock.set(ms);
       await r.tick();
+      await r.alertsEvaluated();
       if (outcome) {
         jobs.finishAll(outcome);
         await r.worker.waitForExecutions(10_000);
