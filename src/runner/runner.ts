@@ -235,7 +235,7 @@ export class Runner {
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
     // Not awaited: reading every schedule's recent runs takes long enough with thousands of them
-    // (bench figures in README "Alerts") to delay the next claim. One evaluation at a time.
+    // to delay the next claim. One evaluation at a time.
     if (this.alerts && nowMs >= this.nextAlertsMs && !this.alertsInFlight) {
       this.alertsInFlight = this.evaluateAlerts(nowMs).finally(() => (this.alertsInFlight = undefined));
     }
