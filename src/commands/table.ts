@@ -10,6 +10,7 @@ export type CommandModule = { default: unknown };
 
 export const commandLoaders = {
   apply: () => import('./apply.js'),
+  alerts: () => import('./alerts.js'),
   approve: () => import('./approve.js'),
   backfill: () => import('./backfill.js'),
   cancel: () => import('./cancel.js'),

@@ -20,6 +20,7 @@ export function compilePolicy(manifest: PolicyManifest | undefined, source: Sour
       concurrency: spec.backfill?.concurrency ?? DEFAULT_POLICY.backfill.concurrency,
       priority: spec.backfill?.priority ?? DEFAULT_POLICY.backfill.priority,
     },
+    ...(spec.alerts ? { alerts: { targets: spec.alerts.targets.map((t) => ({ name: t.name, type: t.type, url: typeof t.url === 'string' ? t.url : { fromEnv: t.url.fromEnv } })) } } : {}),
     source,
   };
 }

@@ -52,7 +52,7 @@ function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
 }
 
 const METADATA_FIELDS = new Set(['name', 'description', 'owner', 'labels']);
-const RENAMED_FIELDS: Record<string, string> = { timeoutMs: 'timeout', gracePeriodMs: 'gracePeriod', jitterMs: 'jitter', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay' };
+const RENAMED_FIELDS: Record<string, string> = { timeoutMs: 'timeout', gracePeriodMs: 'gracePeriod', freshnessMs: 'freshness', jitterMs: 'jitter', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay' };
 
 /** Definition path → manifest path: `timeoutMs` → spec.timeout, `name` → metadata.name. */
 export function manifestPathOf(definitionPath: string): string[] {
@@ -84,6 +84,7 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     misfire: spec.misfire ?? 'RUN_ONCE',
     maxCatchUp: spec.maxCatchUp ?? 100,
     gracePeriodMs: spec.gracePeriod ? parseDurationMs(spec.gracePeriod) : defaultGracePeriodMs(minIntervalMs),
+    ...(spec.freshness ? { freshnessMs: parseDurationMs(spec.freshness) } : {}),
     retry: {
       maxAttempts: spec.retry?.maxAttempts ?? 1,
       backoff: spec.retry?.backoff ?? 'exponential',

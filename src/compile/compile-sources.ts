@@ -15,6 +15,7 @@ import { parseManifestSource, type ParsedDocument } from '../manifest/parse.js';
 import { validateDocumentSchema } from '../manifest/validate-schema.js';
 import { checkValueLimits } from '../manifest/value-limits.js';
 import { findLiteralSecrets } from '../manifest/secrets.js';
+import { checkAlertTargets } from '../manifest/alert-targets.js';
 import { RepositoryRules } from '../manifest/repo-rules.js';
 import type { PolicyManifest, ScheduleManifest } from '../manifest/schema-types.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../shared/diagnostics.js';
@@ -72,9 +73,12 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
         continue;
       }
       const schemaDiagnostics = validateDocumentSchema(doc);
-      const secretDiagnostics = findLiteralSecrets(doc);
+      const secretDiagnostics = kind === 'Policy' ? checkAlertTargets(doc) : findLiteralSecrets(doc);
       diagnostics.push(...schemaDiagnostics, ...secretDiagnostics);
       if (schemaDiagnostics.length > 0) continue;
+      // A Policy with a literal secret or an ambiguous alert target is never compiled, so neither
+      // reaches a plan nor the database: the defaults stand in while it is fixed.
+      if (kind === 'Policy' && hasErrors(secretDiagnostics)) continue;
       if (kind === 'Policy' && policy === undefined) {
         policy = compilePolicy(doc.value as PolicyManifest, { file: doc.file, ...doc.locate([]) });
         for (const waiting of waitingForPolicy) checkSchedule(waiting.doc, waiting.withSecrets, policy);

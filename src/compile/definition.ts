@@ -52,6 +52,8 @@ export interface Definition {
   misfire: Misfire;
   maxCatchUp: number;
   gracePeriodMs: number;
+  /** `spec.freshness`: alert when the last success is older. Only when set, so stored definitions keep their digest. */
+  freshnessMs?: number;
   retry: RetryDefinition;
   onStall: OnStall;
   priority: Priority;
@@ -107,6 +109,13 @@ export interface QueueLimits {
   concurrency: number;
 }
 
+/** A receiver of alerts (Policy `alerts.targets`); a fromEnv url is read by the runner when it sends. */
+export interface AlertTargetDefinition {
+  name: string;
+  type: 'webhook' | 'slack';
+  url: string | SecretRef;
+}
+
 export interface PolicyDefinition {
   minIntervalMs: number;
   maxRunsPerDay: number;
@@ -115,6 +124,8 @@ export interface PolicyDefinition {
   misfireThresholdMs: number;
   queues: Record<string, QueueLimits>;
   backfill: { concurrency: number; priority: Priority };
+  /** Only when the Policy sets it, so stored Policies without alerts keep their digest. */
+  alerts?: { targets: AlertTargetDefinition[] };
   /** Where the Policy came from; null when the built-in defaults apply. */
   source: SourceLocation | null;
 }

@@ -12,7 +12,7 @@ import { minIntervalSeconds } from '../time/interval.js';
 import { MS_PER_DAY } from '../time/civil.js';
 import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
-import { formatDurationMs } from './duration.js';
+import { formatDurationMs, parseDurationMs } from './duration.js';
 import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
 
 export interface LocatableDocument {
@@ -78,6 +78,19 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
       message: `cron ${JSON.stringify(spec.cron)} fires every ${formatDurationMs(intervalSeconds * 1000)}, below the policy's minInterval of ${formatDurationMs(policy.minIntervalMs)}`,
       hint: 'slow the schedule down, or lower minInterval in the Policy if this cadence is intended',
       ...at(['spec', 'cron']),
+    });
+  }
+
+  // The schema checked the shape; an interval of once a day or rarer is not computed (undefined).
+  const freshnessMs = spec.freshness ? parseDurationMs(spec.freshness) : undefined;
+  const shortestMs = (intervalSeconds ?? 86_400) * 1000;
+  if (freshnessMs !== undefined && freshnessMs <= shortestMs) {
+    diagnostics.push({
+      severity: 'warning',
+      code: DiagnosticCodes.FRESHNESS_BELOW_INTERVAL,
+      message: `freshness ${spec.freshness} is not longer than the ${formatDurationMs(shortestMs)} between slots: the freshness alert would fire between two successful runs`,
+      hint: `allow one interval plus the job's runtime, e.g. ${formatDurationMs(shortestMs + Math.max(shortestMs / 12, 60_000))}`,
+      ...at(['spec', 'freshness']),
     });
   }
 

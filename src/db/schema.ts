@@ -210,3 +210,46 @@ export const settings = pgTable('settings', {
   digest: text('digest').notNull(),
   updatedAt: instant('updated_at').notNull().defaultNow(),
 });
+
+/** Alert states: OPEN while its condition holds, RESOLVED once it cleared (runner/alerts/rules.ts). */
+export const ALERT_STATES = ['OPEN', 'RESOLVED'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+/**
+ * One row per alert: one occurrence of a rule's condition (README, Alerts). `condition_key` names
+ * the occurrence (the first failed run of a streak, the first missed slot, the last success…), so
+ * replicas that see the same condition insert one row between them (`on conflict do nothing`), and
+ * a condition that cleared and comes back is a new key, a new row. Only the replica whose insert
+ * (or resolve) wrote the row sends its message, so each event is delivered once.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: id(),
+    rule: text('rule').notNull(),
+    conditionKey: text('condition_key').notNull(),
+    /** Null for repository-wide alerts (no runner alive). */
+    scheduleId: bigint('schedule_id', { mode: 'number' }).references(() => schedules.id),
+    scheduleName: text('schedule_name'),
+    criticality: text('criticality'),
+    state: text('state').notNull(),
+    summary: text('summary').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    openedAt: instant('opened_at').notNull(),
+    openedBy: text('opened_by').notNull(),
+    resolvedAt: instant('resolved_at'),
+    /** Messages (firing and resolved) accepted by a target, and requests made for them. */
+    deliveries: integer('deliveries').notNull().default(0),
+    deliveryAttempts: integer('delivery_attempts').notNull().default(0),
+    /** Messages not sent because a rate limit held them back. */
+    suppressed: integer('suppressed').notNull().default(0),
+    lastDeliveryAt: instant('last_delivery_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    uniqueIndex('alerts_condition_key').on(t.rule, t.conditionKey),
+    index('alerts_open_idx').on(t.openedAt).where(sql`${t.state} = 'OPEN'`),
+    index('alerts_opened_at_idx').on(t.openedAt),
+    check('alerts_state_check', sql`${t.state} in (${sqlWords(ALERT_STATES)})`),
+  ],
+);

@@ -55,7 +55,7 @@ export function applyEnvironmentLine(entry: Extract<CrontabLine, { kind: 'env' }
       severity: 'warning',
       code: ImportCodes.MAIL_IGNORED,
       message: `${name} ignored: cronform does not mail job output`,
-      hint: 'runs keep their output tails (`cronform runs`); failure alerts go to the runner\'s webhook',
+      hint: 'runs keep their output tails (`cronform runs`); for failure alerts add a target to the Policy\'s alerts.targets (webhook or slack; README, Alerts)',
       ...location,
     });
     return;

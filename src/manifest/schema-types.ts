@@ -119,6 +119,10 @@ export interface ScheduleSpec {
    * A slot later than this is never run automatically. Default: one period of the schedule, at least 1m.
    */
   gracePeriod?: string;
+  /**
+   * Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert.
+   */
+  freshness?: string;
   retry?: RetryPolicy;
   /**
    * What an expired lease (a runner that stopped heartbeating) leads to.
@@ -321,6 +325,7 @@ export interface PolicySpec {
     [k: string]: QueueLimits;
   };
   backfill?: BackfillPolicy;
+  alerts?: AlertsPolicy;
 }
 /**
  * Thresholds of plan risk findings.
@@ -356,4 +361,30 @@ export interface BackfillPolicy {
    * Claim order among due runs: CRITICAL first, LOW last.
    */
   priority?: "CRITICAL" | "HIGH" | "NORMAL" | "LOW";
+}
+/**
+ * Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).
+ */
+export interface AlertsPolicy {
+  /**
+   * Receivers of every alert, names unique.
+   */
+  targets: AlertTarget[];
+}
+/**
+ * A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).
+ */
+export interface AlertTarget {
+  /**
+   * A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.
+   */
+  name: string;
+  /**
+   * Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).
+   */
+  type: "webhook" | "slack";
+  /**
+   * An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).
+   */
+  url: string | SecretRef;
 }

@@ -13,7 +13,7 @@ import { computeFigures } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type PolicyInForce, type RiskAcceptanceChange, type RiskLevel, type StoredRiskAcceptances } from './plan-types.js';
-import { comparePolicies, findingsForPolicyMoves, stricterPolicy } from './policy-comparison.js';
+import { compareAlertTargets, comparePolicies, findingsForAlertMoves, findingsForPolicyMoves, stricterPolicy } from './policy-comparison.js';
 import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type SharedInstants, type TimingTally } from './repository-totals.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 
@@ -75,7 +75,9 @@ function diffPolicy(input: BuildPlanInput): PolicyChange | null {
   const after = storablePolicy(input.desired.policy);
   const afterDigest = digestOf(after);
   if (input.storedPolicy?.digest === afterDigest) return null;
-  const findings = findingsForPolicyMoves(comparePolicies(storablePolicy(policyInForceOf(input)), after), input.desired.policy.source);
+  const inForce = storablePolicy(policyInForceOf(input));
+  const location = input.desired.policy.source;
+  const findings = [...findingsForPolicyMoves(comparePolicies(inForce, after), location), ...findingsForAlertMoves(compareAlertTargets(inForce, after), location)];
   return { beforeDigest: input.storedPolicy?.digest ?? null, afterDigest, after, fieldChanges: diffFields(input.storedPolicy?.policy ?? {}, after), findings };
 }
 

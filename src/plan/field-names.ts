@@ -13,7 +13,7 @@ import type { FieldChange } from './plan-types.js';
 const FIELD_ORDER = [
   'job',
   'cron', 'timezone', 'dayMatch', 'dst', 'enabled', 'approval', 'queue', 'priority', 'criticality',
-  'timeoutMs', 'overlap', 'misfire', 'maxCatchUp', 'gracePeriodMs', 'retry', 'onStall', 'jitterMs', 'businessDate',
+  'timeoutMs', 'overlap', 'misfire', 'maxCatchUp', 'gracePeriodMs', 'freshnessMs', 'retry', 'onStall', 'jitterMs', 'businessDate',
   'payload',
   'name', 'description', 'owner', 'labels',
 ];
@@ -47,7 +47,7 @@ export function displayPath(definitionPath: string): string {
   return makeVisible(text);
 }
 
-const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs']);
+const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs']);
 
 /** A value as the manifest writes it: durations as `20m`, status ranges as `200-299`. */
 export function manifestValue(definitionPath: string, value: unknown): unknown {

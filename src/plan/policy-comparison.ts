@@ -7,6 +7,7 @@
 import { acceptanceMaxDaysOf, DEFAULT_ACCEPTANCE_MAX_DAYS, type PolicyDefinition, type Priority } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import type { SourceLocation } from '../compile/definition.js';
+import type { AlertTargetDefinition } from '../compile/definition.js';
 import type { Finding } from './plan-types.js';
 
 export type StoredPolicyValue = Omit<PolicyDefinition, 'source'>;
@@ -51,7 +52,7 @@ const SCALAR_RULES: ScalarRule[] = [
 ];
 
 /** The Policy fields the rules above and the queue comparison cover (for the exhaustiveness test). */
-export const CLASSIFIED_POLICY_FIELDS = ['minIntervalMs', 'maxRunsPerDay', 'risk.runsPerDayIncreaseHigh', 'risk.acceptanceMaxDays', 'misfireThresholdMs', 'backfill.concurrency', 'backfill.priority', 'queues'];
+export const CLASSIFIED_POLICY_FIELDS = ['minIntervalMs', 'maxRunsPerDay', 'risk.runsPerDayIncreaseHigh', 'risk.acceptanceMaxDays', 'misfireThresholdMs', 'backfill.concurrency', 'backfill.priority', 'queues', 'alerts'];
 
 function compareScalar(rule: ScalarRule, before: StoredPolicyValue, after: StoredPolicyValue): PolicyFieldMove[] {
   const [from, to] = [rule.read(before), rule.read(after)];
@@ -108,4 +109,51 @@ export function findingsForPolicyMoves(moves: PolicyFieldMove[], location: Sourc
       ? { code: 'CF701', level: 'HIGH', message: `Policy loosened: ${move.field} ${move.before} → ${move.after} (${move.effect})`, hint: 'a Policy change is reviewed on its own: keep the limit, or loosen it in a separate change a second person accepts', ...at }
       : { code: 'CF702', level: 'LOW', message: `Policy tightened: ${move.field} ${move.before} → ${move.after}`, hint: 'existing schedules over the new limit fail validation: check them', ...at },
   );
+}
+
+/** One alert target that was removed, added or now delivers elsewhere (by target name). */
+export interface AlertTargetMove {
+  name: string;
+  change: 'removed' | 'redirected' | 'added';
+  /** `webhook https://…` or `slack fromEnv SLACK_URL`: a literal url is shown, a fromEnv one by its variable. */
+  before: string | null;
+  after: string | null;
+}
+
+function describeTarget(target: AlertTargetDefinition): string {
+  return `${target.type} ${typeof target.url === 'string' ? target.url : `fromEnv ${target.url.fromEnv}`}`;
+}
+
+/**
+ * Alert targets by name. A changed url or type is a redirect: the same variable name read from
+ * another environment is not visible here, but a new variable name is.
+ */
+export function compareAlertTargets(inForce: StoredPolicyValue, proposed: StoredPolicyValue): AlertTargetMove[] {
+  const before = new Map((inForce.alerts?.targets ?? []).map((t) => [t.name, t]));
+  const after = new Map((proposed.alerts?.targets ?? []).map((t) => [t.name, t]));
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return names.flatMap((name): AlertTargetMove[] => {
+    const [from, to] = [before.get(name), after.get(name)];
+    const [shownFrom, shownTo] = [from ? describeTarget(from) : null, to ? describeTarget(to) : null];
+    if (shownFrom === shownTo) return [];
+    const change = !to ? 'removed' : !from ? 'added' : 'redirected';
+    return [{ name, change, before: shownFrom, after: shownTo }];
+  });
+}
+
+/**
+ * A removed or redirected target is HIGH (CF704): whoever was paged stops hearing about failures,
+ * and with a new url the failure reports (schedule names, errors) go to a receiver the author
+ * chose; a pull request can silence the on-call before it breaks a job. An added target is
+ * MEDIUM (CF705): nobody loses their alerts, but failure reports leave for a new receiver.
+ */
+export function findingsForAlertMoves(moves: AlertTargetMove[], location: SourceLocation | null): Finding[] {
+  const at = location ? { location } : {};
+  return moves.map((move): Finding => {
+    if (move.change === 'added') {
+      return { code: 'CF705', level: 'MEDIUM', message: `alert target added: ${move.name} (${move.after})`, hint: 'failure reports of every schedule will be sent there: check who receives them', ...at };
+    }
+    const what = move.change === 'removed' ? `alert target removed: ${move.name} (${move.before})` : `alert target redirected: ${move.name} ${move.before} → ${move.after}`;
+    return { code: 'CF704', level: 'HIGH', message: what, hint: 'alerts for failed and missed runs stop reaching their receiver: have its owner confirm the change', ...at };
+  });
 }

@@ -71,6 +71,8 @@ export const RiskCodes = {
   CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
   CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
   CF703: { level: 'HIGH', meaning: 'a schedule is over a limit of the Policy in force, allowed only by the Policy loosened in this change' },
+  CF704: { level: 'HIGH', meaning: 'an alert target is removed or redirected (another url, variable or type)' },
+  CF705: { level: 'MEDIUM', meaning: 'an alert target is added: failure reports go to a new receiver' },
 } as const;
 export type RiskCode = keyof typeof RiskCodes;
 

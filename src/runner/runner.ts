@@ -25,6 +25,7 @@ import { JobReaper } from './job-reaper.js';
 import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
+import { AlertEvaluator, type AlertEvaluatorOptions } from './alerts/evaluator.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -52,6 +53,8 @@ export interface RunnerOptions {
   version?: string;
   /** Replaces the job executors (library embedding, engine benchmark). */
   execute?: WorkerOptions['execute'];
+  /** Alert evaluation (README "Alerts"): on by default every 30 s; false turns it off. */
+  alerts?: false | { intervalMs?: number; noRunnerAlertAfterMs?: number; delivery?: AlertEvaluatorOptions['delivery'] };
 }
 
 const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
@@ -87,6 +90,10 @@ export class Runner {
   private readonly definitions = new DefinitionCache();
   /** When (by the runner's clock) a loop iteration last completed without error (health checks). */
   private lastLoopSuccessMs: number | undefined;
+  /** Null when RunnerOptions.alerts is false. */
+  readonly alerts: AlertEvaluator | null;
+  private nextAlertsMs = 0;
+  private alertsInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -121,6 +128,16 @@ export class Runner {
       this.policy,
       this.definitions,
     );
+    const alerts = options.alerts ?? {};
+    this.alerts = alerts === false ? null : new AlertEvaluator(database, {
+      runnerId: this.id,
+      runnerStartedAtMs: options.clock.nowMs(),
+      noRunnerAlertAfterMs: alerts.noRunnerAlertAfterMs ?? 5 * 60_000,
+      clock: options.clock,
+      env: options.env,
+      logger: this.logger,
+      ...(alerts.delivery ? { delivery: alerts.delivery } : {}),
+    });
   }
 
   /** When a loop iteration (a tick and its wait computation) last succeeded, by the runner's clock; undefined before the first. */
@@ -165,6 +182,8 @@ export class Runner {
     this.worker.interrupt();
     this.wake();
     await this.loop;
+    await this.alertsEvaluated();
+    this.alerts?.dispatcher.stop();
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
     const returned = await this.worker.returnUnstarted().catch((error: unknown) => {
       this.logger.error('handing back unstarted runs failed; their leases will expire', { error: (error as Error).message });
@@ -232,11 +251,34 @@ export class Runner {
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
+    // Not awaited: reading every schedule's recent runs takes long enough with thousands of them
+    // to delay the next claim. One evaluation at a time.
+    if (this.alerts && nowMs >= this.nextAlertsMs && !this.alertsInFlight) {
+      this.alertsInFlight = this.evaluateAlerts(nowMs).finally(() => (this.alertsInFlight = undefined));
+    }
+  }
+
+  /** Resolves once the alert evaluation a tick started has finished (shutdown; tests driving ticks). */
+  async alertsEvaluated(): Promise<void> {
+    await this.alertsInFlight;
+  }
+
+  /** After the scheduler and reconciler, so the alerts see this tick's runs. Its messages are sent off the loop (alerts/dispatcher.ts). */
+  private async evaluateAlerts(nowMs: number): Promise<void> {
+    const { intervalMs = 30_000 } = this.options.alerts || {};
+    this.nextAlertsMs = nowMs + intervalMs;
+    try {
+      await this.alerts!.evaluate(nowMs, this.policy.alerts?.targets ?? []);
+    } catch (error) {
+      // A failing alert step must not stop scheduling; the next one tries again.
+      this.logger.error('alert evaluation failed', { error: (error as Error).message });
+    }
   }
 
   /** When the loop ticks next, after a tick ending at `nowMs`: heartbeat, reconcile, next slot or a run coming due. */
   async nextWakeAtMs(nowMs: number): Promise<number> {
     const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs - this.lookaheadMs];
+    if (this.alerts) candidates.push(this.nextAlertsMs);
     if (this.worker.freeSlots > 0) {
       // Runs due after the tick began, not after now: a run that fell due between the tick's claim
       // and now was not claimable then, and would otherwise wait for the next reason to wake (up

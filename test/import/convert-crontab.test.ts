@@ -99,6 +99,8 @@ describe('crontab import: the basic fixture', () => {
 
   it('ignores MAILTO with a note, keeps other variables, and never writes a secret value', () => {
     expect(codes(result)).toEqual(['CT010', 'CT011']);
+    // The hint names the alert configuration that exists (the Policy's alerts.targets), not a runner webhook.
+    expect(result.diagnostics.find((d) => d.code === 'CT010')!.hint).toBe("runs keep their output tails (`cronform runs`); for failure alerts add a target to the Policy's alerts.targets (webhook or slack; README, Alerts)");
     expect(result.schedules[0]!.manifest.spec.job).toMatchObject({
       env: { PATH: '/usr/local/bin:/usr/bin:/bin', NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' }, REPORT_MODE: 'full run' },
     });

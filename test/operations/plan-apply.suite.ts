@@ -687,5 +687,22 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       expect(codesOf(plan).daily).toEqual(expect.arrayContaining(['CF101 HIGH', 'CF703 HIGH']));
       expect(plan.summary.highestRisk).toBe('HIGH');
     });
+
+    it('shows alert targets redirected or removed (CF704 HIGH) and added (CF705 MEDIUM): a literal url as is, a fromEnv one by its variable', async () => {
+      const targets = (list: Array<Record<string, unknown>>) => policySource({ alerts: { targets: list } });
+      const daily = scheduleSource('daily', { spec: { cron: '0 3 * * *' } });
+      await driver.planAndApply([targets([{ name: 'oncall', type: 'webhook', url: 'https://alerts.example.com/cronform' }, { name: 'team', type: 'slack', url: { fromEnv: 'TEAM_SLACK_URL' } }]), daily]);
+      driver.clock.advance(MINUTE_MS);
+      const plan = await driver.plan([targets([{ name: 'oncall', type: 'webhook', url: 'https://collector.attacker.example/x' }, { name: 'audit', type: 'webhook', url: { fromEnv: 'AUDIT_HOOK' } }]), daily]);
+      expect(plan.errors).toEqual([]);
+      expect(plan.policyChange!.findings.map((f) => `${f.code} ${f.level} ${f.message}`)).toEqual([
+        'CF705 MEDIUM alert target added: audit (webhook fromEnv AUDIT_HOOK)',
+        'CF704 HIGH alert target redirected: oncall webhook https://alerts.example.com/cronform → webhook https://collector.attacker.example/x',
+        'CF704 HIGH alert target removed: team (slack fromEnv TEAM_SLACK_URL)',
+      ]);
+      expect(plan.summary.highestRisk).toBe('HIGH');
+      const text = renderPlanText(plan, { color: false });
+      expect(text).toContain('CF704 alert target redirected: oncall webhook https://alerts.example.com/cronform → webhook https://collector.attacker.example/x');
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type PolicyDefinition } from '../../src/compile/definition.js';
 import { storablePolicy } from '../../src/plan/build-plan.js';
-import { CLASSIFIED_POLICY_FIELDS, comparePolicies, findingsForPolicyMoves, stricterPolicy } from '../../src/plan/policy-comparison.js';
+import { CLASSIFIED_POLICY_FIELDS, compareAlertTargets, comparePolicies, findingsForAlertMoves, findingsForPolicyMoves, stricterPolicy, type StoredPolicyValue } from '../../src/plan/policy-comparison.js';
 
 const base = storablePolicy(DEFAULT_POLICY);
 const withPolicy = (overrides: Partial<PolicyDefinition>) => ({ ...base, ...overrides });
@@ -10,7 +10,7 @@ const moves = (before: Partial<PolicyDefinition>, after: Partial<PolicyDefinitio
 /** Every leaf path of a Policy value, queues collapsed (they are compared by name). */
 function leafPaths(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [prefix];
-  if (prefix === 'queues') return ['queues'];
+  if (prefix === 'queues' || prefix === 'alerts') return [prefix];
   return Object.entries(value).flatMap(([key, child]) => leafPaths(child, prefix ? `${prefix}.${key}` : key));
 }
 
@@ -32,7 +32,7 @@ describe('comparePolicies', () => {
   });
 
   it('classifies every field of the Policy (a new field must be added to the rules)', () => {
-    const full = { ...base, risk: { ...base.risk, acceptanceMaxDays: 90 } };
+    const full = { ...base, risk: { ...base.risk, acceptanceMaxDays: 90 }, alerts: { targets: [] } };
     expect(leafPaths(full).sort()).toEqual([...CLASSIFIED_POLICY_FIELDS].sort());
   });
 
@@ -57,5 +57,23 @@ describe('stricterPolicy', () => {
     const inForce: PolicyDefinition = { ...DEFAULT_POLICY, minIntervalMs: 60_000, maxRunsPerDay: 1440, risk: { runsPerDayIncreaseHigh: 10 } };
     const proposed: PolicyDefinition = { ...DEFAULT_POLICY, minIntervalMs: 1_000, maxRunsPerDay: 100, risk: { runsPerDayIncreaseHigh: 1000, acceptanceMaxDays: 30 } };
     expect(stricterPolicy(inForce, proposed)).toMatchObject({ minIntervalMs: 60_000, maxRunsPerDay: 100, risk: { runsPerDayIncreaseHigh: 10, acceptanceMaxDays: 30 } });
+  });
+});
+
+describe('compareAlertTargets', () => {
+  const target = (name: string, url: string | { fromEnv: string }, type: 'webhook' | 'slack' = 'webhook') => ({ name, type, url });
+  const alerts = (...targets: Array<ReturnType<typeof target>>) => withPolicy({ alerts: { targets } });
+  const findings = (before: StoredPolicyValue, after: StoredPolicyValue) => findingsForAlertMoves(compareAlertTargets(before, after), null).map((f) => `${f.code} ${f.level} ${f.message}`);
+
+  it.each([
+    { case: 'url changed', before: alerts(target('oncall', 'https://a.example/hook')), after: alerts(target('oncall', 'https://b.example/hook')), found: ['CF704 HIGH alert target redirected: oncall webhook https://a.example/hook → webhook https://b.example/hook'] },
+    { case: 'literal to fromEnv', before: alerts(target('oncall', 'https://a.example/hook')), after: alerts(target('oncall', { fromEnv: 'HOOK' })), found: ['CF704 HIGH alert target redirected: oncall webhook https://a.example/hook → webhook fromEnv HOOK'] },
+    { case: 'other variable', before: alerts(target('team', { fromEnv: 'A' }, 'slack')), after: alerts(target('team', { fromEnv: 'B' }, 'slack')), found: ['CF704 HIGH alert target redirected: team slack fromEnv A → slack fromEnv B'] },
+    { case: 'type changed', before: alerts(target('team', { fromEnv: 'A' }, 'slack')), after: alerts(target('team', { fromEnv: 'A' }, 'webhook')), found: ['CF704 HIGH alert target redirected: team slack fromEnv A → webhook fromEnv A'] },
+    { case: 'removed', before: alerts(target('oncall', 'https://a.example/hook')), after: base, found: ['CF704 HIGH alert target removed: oncall (webhook https://a.example/hook)'] },
+    { case: 'added', before: base, after: alerts(target('oncall', 'https://a.example/hook')), found: ['CF705 MEDIUM alert target added: oncall (webhook https://a.example/hook)'] },
+    { case: 'unchanged', before: alerts(target('oncall', 'https://a.example/hook')), after: alerts(target('oncall', 'https://a.example/hook')), found: [] },
+  ])('$case', ({ before, after, found }) => {
+    expect(findings(before, after)).toEqual(found);
   });
 });

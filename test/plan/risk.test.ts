@@ -232,7 +232,7 @@ describe('headlineFor', () => {
 
 it('RiskCodes is the table of every code, and each has a test case', () => {
   // CF701/CF702 come from comparePolicies (test/plan/policy-comparison.test.ts), not assessChange.
-  const tested = new Set([...CASES.map((c) => c.code), 'CF202', 'CF301', 'CF302', 'CF701', 'CF702']);
+  const tested = new Set([...CASES.map((c) => c.code), 'CF202', 'CF301', 'CF302', 'CF701', 'CF702', 'CF704', 'CF705']);
   expect(Object.keys(RiskCodes).filter((code) => !tested.has(code))).toEqual([]);
   expect(Object.keys(RiskCodes)).toMatchInlineSnapshot(`
     [
@@ -266,6 +266,8 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF701",
       "CF702",
       "CF703",
+      "CF704",
+      "CF705",
     ]
   `);
 });

@@ -74,6 +74,7 @@ export function scheduleManifestOf(definition: Definition): Fields {
       ['misfire', definition.misfire, 'RUN_ONCE'],
       ['maxCatchUp', definition.maxCatchUp, 100],
       ['gracePeriod', duration(definition.gracePeriodMs), duration(defaultGracePeriodMs(minIntervalMs))],
+      ['freshness', definition.freshnessMs === undefined ? undefined : duration(definition.freshnessMs)],
       ['retry', isEmpty(retry) ? undefined : retry],
       ['onStall', definition.onStall, 'retry'],
       ['priority', definition.priority, 'NORMAL'],
@@ -106,6 +107,7 @@ export function policyManifestOf(policy: Omit<PolicyDefinition, 'source'>): Fiel
     ['misfireThreshold', formatDurationMs(policy.misfireThresholdMs), formatDurationMs(DEFAULT_POLICY.misfireThresholdMs)],
     ['queues', isEmpty(queues) ? undefined : queues],
     ['backfill', isEmpty(backfill) ? undefined : backfill],
+    ['alerts', policy.alerts],
   ]);
   return isEmpty(spec) ? null : { apiVersion: 'cronform/v1', kind: 'Policy', metadata: { name: 'default' }, spec };
 }

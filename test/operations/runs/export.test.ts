@@ -33,6 +33,7 @@ const sources = [
       timeout: '20m',
       overlap: 'QUEUE_NEW',
       gracePeriod: '2h',
+      freshness: '26h',
       retry: { maxAttempts: 3, initialDelay: '45s' },
       criticality: 'HIGH',
       queue: 'reports',
@@ -56,7 +57,7 @@ const sources = [
   scheduleSource('first-monday', { cron: '0 9 1-7 * MON', dayMatch: 'all', timezone: 'Europe/Berlin', jitter: '90s', dst: { gap: 'skip', fold: 'both' }, approval: 'required', misfire: 'MANUAL', onStall: 'manual' }, { owner: undefined }),
   scheduleSource('fast', { cron: '*/30 * * * * *', enabled: false, job: { type: 'http', url: 'https://hooks.example.com/ping', body: 'ping' } }),
   scheduleSource('old-job'),
-  policySource({ minInterval: '10s', maxRunsPerDay: 5000, queues: { reports: { concurrency: 1 } }, backfill: { priority: 'HIGH' } }),
+  policySource({ minInterval: '10s', maxRunsPerDay: 5000, queues: { reports: { concurrency: 1 } }, backfill: { priority: 'HIGH' }, alerts: { targets: [{ name: 'oncall', type: 'webhook', url: 'https://alerts.example.com/cronform' }, { name: 'team', type: 'slack', url: { fromEnv: 'TEAM_SLACK_URL' } }] } }),
 ];
 
 async function exportedDatabase(): Promise<Database> {

@@ -1,0 +1,130 @@
+/**
+ * The runner's alert step (README "Alerts"): read, evaluate the rules, record, hand the messages
+ * to the dispatcher. Any replica may run it at the same time as the others: the database decides
+ * which one records an alert or resolves it (db/alert-queries.ts), and only that one sends.
+ *
+ * Ordering: the open alerts are read BEFORE the runs. An alert another replica opens after that
+ * read is not in the list, so it cannot be resolved here from runs read before it was opened; an
+ * alert in the list was opened from runs at least as old as the ones this evaluation reads, so a
+ * condition that no longer holds in them has really cleared.
+ */
+import type { AlertTargetDefinition, Criticality } from '../../compile/definition.js';
+import { insertAlert, listOpenAlerts, readLastSeenBefore, readScheduleAlertRows, recordDelivery, recordSuppressed, resolveAlert, type AlertRow } from '../../db/alert-queries.js';
+import type { Database } from '../../db/client.js';
+import { silentLogger, type Logger } from '../../shared/logger.js';
+import { AlertDispatcher, type DeliveryResult, type DispatcherOptions } from './dispatcher.js';
+import type { Clock } from '../../shared/clock.js';
+import type { AlertMessage } from './payloads.js';
+import { SCHEDULE_MESSAGE_LIMIT, SlidingWindowLimit } from './rate-limit.js';
+import { evaluateRunnerSilence, evaluateScheduleRules } from './rules.js';
+
+export interface AlertEvaluatorOptions {
+  runnerId: string;
+  /** When this runner started: a gap with no runner before it is reported once (rules.ts). */
+  runnerStartedAtMs: number;
+  /** How long no runner may heartbeat before the runner that comes back reports it. */
+  noRunnerAlertAfterMs: number;
+  clock: Clock;
+  /** Where fromEnv target urls are read. */
+  env: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Delivery settings (timeouts, retries, a replacement for fetch). */
+  delivery?: Omit<DispatcherOptions, 'clock' | 'env' | 'onResult' | 'logger'>;
+}
+
+export interface AlertEvaluation {
+  opened: number;
+  resolved: number;
+}
+
+/** The rules read the latest outcome; the streak is counted by the query. */
+const OUTCOMES_READ = 1;
+
+const keyOf = (alert: { rule: string; conditionKey: string }) => `${alert.rule} ${alert.conditionKey}`;
+
+export class AlertEvaluator {
+  private readonly logger: Logger;
+  private readonly perSchedule = new SlidingWindowLimit(SCHEDULE_MESSAGE_LIMIT.limit, SCHEDULE_MESSAGE_LIMIT.windowMs);
+  /** Firing messages held back by the schedule limit: their resolve is not sent either. */
+  private readonly unsent = new Set<number>();
+  /** Conditions this runner saw recorded, so that it does not insert them again on every evaluation. */
+  private readonly recorded = new Set<string>();
+
+  readonly dispatcher: AlertDispatcher;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: AlertEvaluatorOptions,
+  ) {
+    this.logger = options.logger ?? silentLogger;
+    this.dispatcher = new AlertDispatcher({ ...options.delivery, clock: options.clock, env: options.env, logger: this.logger, onResult: (alertId, _target, result) => this.recordResult(alertId, result) });
+  }
+
+  async evaluate(nowMs: number, targets: readonly AlertTargetDefinition[]): Promise<AlertEvaluation> {
+    const db = this.database.db;
+    const open = await listOpenAlerts(db);
+    const rows = await readScheduleAlertRows(db, OUTCOMES_READ);
+    const lastSeenBeforeMs = await readLastSeenBefore(db, this.options.runnerId, new Date(this.options.runnerStartedAtMs));
+    const conditions = [
+      ...rows.flatMap((row) => evaluateScheduleRules({ ...row, criticality: row.criticality as Criticality }, nowMs)),
+      ...evaluateRunnerSilence({ startedAtMs: this.options.runnerStartedAtMs, lastSeenBeforeMs }, this.options.noRunnerAlertAfterMs),
+    ];
+    const now = new Date(nowMs);
+    const openKeys = new Set(open.map(keyOf));
+    let opened = 0;
+    for (const condition of conditions) {
+      const key = keyOf(condition);
+      if (openKeys.has(key) || this.recorded.has(key)) continue;
+      const row = await insertAlert(db, { ...condition, openedBy: this.options.runnerId }, now);
+      this.remember(key);
+      if (!row) continue;
+      opened += 1;
+      this.logger.warn('alert opened', { alertId: row.id, rule: row.rule, schedule: row.scheduleName ?? undefined, summary: row.summary });
+      this.send(row, 'firing', targets, nowMs);
+    }
+    const holding = new Map(conditions.map((c) => [keyOf(c), c]));
+    let resolved = 0;
+    for (const alert of open) {
+      const condition = holding.get(keyOf(alert));
+      if (condition && condition.endedAtMs === undefined) continue;
+      const row = await resolveAlert(db, alert.id, now);
+      if (!row) continue;
+      resolved += 1;
+      this.logger.info('alert resolved', { alertId: row.id, rule: row.rule, schedule: row.scheduleName ?? undefined });
+      this.send(row, 'resolved', targets, nowMs);
+    }
+    return { opened, resolved };
+  }
+
+  private remember(key: string): void {
+    // Bounded: forgetting costs one insert that conflicts, never a second alert.
+    if (this.recorded.size >= 10_000) this.recorded.clear();
+    this.recorded.add(key);
+  }
+
+  private send(row: AlertRow, event: AlertMessage['event'], targets: readonly AlertTargetDefinition[], nowMs: number): void {
+    if (targets.length === 0) return;
+    if (event === 'firing' && row.scheduleName !== null && !this.perSchedule.tryTake(row.scheduleName, nowMs)) {
+      this.unsent.add(row.id);
+      void recordSuppressed(this.database.db, row.id, `rate-limited: more than ${SCHEDULE_MESSAGE_LIMIT.limit} alerts for this schedule in an hour`).catch((error: unknown) => this.logger.error('recording a suppressed alert failed', { alertId: row.id, error: (error as Error).message }));
+      return;
+    }
+    if (event === 'resolved' && this.unsent.delete(row.id)) return;
+    this.dispatcher.enqueue(toMessage(row, event, this.options.runnerId), targets);
+  }
+
+  /** Records what the dispatcher did with a message, off the runner's path (a failed write is logged). */
+  private recordResult(alertId: number, result: DeliveryResult): void {
+    const db = this.database.db;
+    const write = result.suppressed ? recordSuppressed(db, alertId, result.error ?? 'rate-limited') : recordDelivery(db, alertId, result, new Date(this.options.clock.nowMs()));
+    void write.catch((error: unknown) => this.logger.error('recording an alert delivery failed', { alertId, error: (error as Error).message }));
+  }
+}
+
+function toMessage(row: AlertRow, event: AlertMessage['event'], runner: string): AlertMessage {
+  return {
+    event,
+    alert: { id: row.id, rule: row.rule, schedule: row.scheduleName, criticality: row.criticality, summary: row.summary, details: row.details, openedAt: row.openedAt.toISOString(), resolvedAt: row.resolvedAt?.toISOString() ?? null },
+    runner,
+  };
+}
