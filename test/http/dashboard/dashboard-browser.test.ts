@@ -77,7 +77,8 @@ describe('dashboard in Chromium', () => {
     const page = await open('/waiting');
     const approve = page.locator(`form[data-action="approve"][data-run-id="${seeded.waitingRunId}"] button`);
     await approve.click();
-    await page.waitForFunction("document.querySelector('output#action-result').textContent.includes('refused')", undefined, { timeout: 10_000 });
+    // A locator, not a string predicate: the page's CSP forbids eval, which waitForFunction("…") needs.
+    await page.locator('output#action-result', { hasText: 'refused' }).waitFor({ timeout: 10_000 });
     await expect(page.locator('output#action-result').textContent()).resolves.toBe('approve refused: a valid dashboard token is required (Authorization: Bearer …)');
     expect((await auditRows(seeded.database)).filter((row) => row.action === 'RUN_APPROVED')).toEqual([]);
 
@@ -85,7 +86,8 @@ describe('dashboard in Chromium', () => {
     await page.click('#token-form button[type="submit"]');
     await expect(page.locator('#token-state').textContent()).resolves.toBe('token set for this tab');
     await approve.click();
-    await page.waitForFunction("document.querySelector('output#action-result').textContent.includes('approved')", undefined, { timeout: 10_000 });
+    // A locator, not a string predicate: the page's CSP forbids eval, which waitForFunction("…") needs.
+    await page.locator('output#action-result', { hasText: 'approved' }).waitFor({ timeout: 10_000 });
     expect((await auditRows(seeded.database)).filter((row) => row.action === 'RUN_APPROVED')).toEqual([expect.objectContaining({ actor: 'dashboard', run_id: seeded.waitingRunId })]);
     await page.waitForLoadState('load');
     await page.close();
