@@ -1,6 +1,6 @@
 /**
- * Test databases: a fresh migrated PGlite per test, cloned from the image `global-setup.ts` built
- * once for the run, and a fresh database on the real PostgreSQL server named by
+ * Test databases: a migrated PGlite per test, loaded from the image `global-setup.ts` built once for
+ * the run and reused within a test file once emptied (`pglite-pool.ts`), and a fresh database on the real PostgreSQL server named by
  * CRONFORM_TEST_DATABASE_URL / DATABASE_URL (created and dropped per use), empty or cloned from the
  * run's migrated template with `CREATE DATABASE … TEMPLATE`.
  */
@@ -11,7 +11,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
-import { buildMigratedPgliteImage, createPostgresDatabaseNamed, databaseUrl, dropPostgresDatabase, pgliteDatabase, postgresServerUrl } from './database-templates.js';
+import { buildMigratedPgliteImage, createPostgresDatabaseNamed, databaseUrl, dropPostgresDatabase, postgresServerUrl } from './database-templates.js';
+import { leasePgliteDatabase } from './pglite-pool.js';
 
 export { postgresServerUrl } from './database-templates.js';
 
@@ -38,10 +39,13 @@ export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
   await client.close();
 }
 
-export async function createPgliteDatabase(): Promise<Database> {
-  const client = new PGlite({ loadDataDir: await migratedImage() });
-  await client.waitReady;
-  return pgliteDatabase(client, 'embedded PGlite (test)');
+/**
+ * A migrated PGlite of its own for the calling test. `close()` empties it for the file's next test
+ * instead of discarding it (`pglite-pool.ts`): a test that does not close its database only costs
+ * the next one a fresh load.
+ */
+export function createPgliteDatabase(): Promise<Database> {
+  return leasePgliteDatabase(migratedImage);
 }
 
 export interface TestPostgres {
