@@ -3,6 +3,8 @@
  * Built once per run by `global-setup.ts`; `databases.ts` falls back to building the PGlite image
  * in-process when a test runs without that setup.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
@@ -30,6 +32,14 @@ export async function buildMigratedPgliteImage(): Promise<Blob> {
   const image = await client.dumpDataDir('none');
   await client.close();
   return image;
+}
+
+/** Writes `image` as the on-disk data directory `dataDir` of an embedded PGlite, closed cleanly. */
+export async function writeEmbeddedDatabase(dataDir: string, image: Blob): Promise<void> {
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const client = new PGlite(dataDir, { loadDataDir: image });
+  await client.waitReady;
+  await client.close();
 }
 
 /** The URL of `database` on the server at `serverUrl`. */

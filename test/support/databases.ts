@@ -1,17 +1,19 @@
 /**
- * Test databases: a fresh migrated PGlite per test, cloned from the image `global-setup.ts` built
- * once for the run, and a fresh database on the real PostgreSQL server named by
+ * Test databases: a migrated PGlite per test, loaded from the image `global-setup.ts` built once for
+ * the run and reused within a test file once emptied (`pglite-pool.ts`), and a fresh database on the real PostgreSQL server named by
  * CRONFORM_TEST_DATABASE_URL / DATABASE_URL (created and dropped per use), empty or cloned from the
  * run's migrated template with `CREATE DATABASE … TEMPLATE`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
-import { buildMigratedPgliteImage, createPostgresDatabaseNamed, databaseUrl, dropPostgresDatabase, pgliteDatabase, postgresServerUrl } from './database-templates.js';
+import { buildMigratedPgliteImage, createPostgresDatabaseNamed, databaseUrl, dropPostgresDatabase, postgresServerUrl, writeEmbeddedDatabase } from './database-templates.js';
+import { leasePgliteDatabase } from './pglite-pool.js';
 
 export { postgresServerUrl } from './database-templates.js';
 
@@ -26,20 +28,40 @@ function migratedImage(): Promise<Blob> {
   return image;
 }
 
+let seededDataDir: Promise<string> | undefined;
+
+/** A closed data directory holding the run's migrated image: the run's, or one written for this file. */
+function migratedDataDir(): Promise<string> {
+  seededDataDir ??= (async () => {
+    const provided = inject('pgliteDataDirPath');
+    if (provided) return provided;
+    const folder = mkdtempSync(path.join(tmpdir(), 'cronform-test-data-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    const dataDir = path.join(folder, 'db');
+    await writeEmbeddedDatabase(dataDir, await migratedImage());
+    return dataDir;
+  })();
+  return seededDataDir;
+}
+
 /**
- * Writes the migrated image as the embedded database of `dataDir` (a working directory's
- * `.cronform/db`), so a command scenario starts on a migrated database without migrating it.
- * The embedded engine's own first-use migration is tested where it is the subject (test/db/migrate).
+ * Makes `dataDir` (a working directory's `.cronform/db`) a copy of the migrated embedded database,
+ * so a command scenario starts on a migrated database without migrating it. Copying the files
+ * costs a fraction of starting a PGlite to write them. The embedded engine's own first-use
+ * migration is tested where it is the subject (test/db/migrate).
  */
 export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  const client = new PGlite(dataDir, { loadDataDir: await migratedImage() });
-  await client.waitReady;
-  await client.close();
+  cpSync(await migratedDataDir(), dataDir, { recursive: true });
 }
 
-export async function createPgliteDatabase(): Promise<Database> {
-  return pgliteDatabase(await createPgliteClient(), 'embedded PGlite (test)');
+/**
+ * A migrated PGlite of its own for the calling test. `close()` empties it for the file's next test
+ * instead of discarding it (`pglite-pool.ts`): a test that does not close its database only costs
+ * the next one a fresh load.
+ */
+export function createPgliteDatabase(): Promise<Database> {
+  return leasePgliteDatabase(migratedImage);
 }
 
 /** A migrated in-memory PGlite itself, for tests of what serves or wraps the client. */
