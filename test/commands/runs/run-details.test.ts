@@ -53,10 +53,10 @@ describeOnBothEngines('runs show and logs of runs a real runner executed', async
   const charge = listed.find((r) => r.schedule === 'charge')!;
   const refund = listed.find((r) => r.schedule === 'refund')!;
   expect(charge).toMatchObject({ status: 'FAILED', statusReason: 'exited with code 3', lastAttempt: { attempt: 1, status: 'FAILED', exitCode: 3, httpStatus: null } });
-  expect(refund).toMatchObject({ status: 'FAILED', statusReason: 'environment variable REFUND_API_KEY is not set on this runner', lastAttempt: { exitCode: null } });
+  expect(refund).toMatchObject({ status: 'FAILED', statusReason: 'environment variable REFUND_API_KEY is not set on this runner: set REFUND_API_KEY to enable this job', lastAttempt: { exitCode: null } });
   const table = (await run(Runs, [])).stdout.split('\n');
   expect(table[0]).toMatch(/DURATION\s+REASON$/);
-  expect(table.find((line) => line.startsWith(`${refund.id} `))).toMatch(/FAILED .* environment variable REFUND_API_KEY is not set on this runner$/);
+  expect(table.find((line) => line.startsWith(`${refund.id} `))).toMatch(/FAILED .* environment variable REFUND_API_KEY is not set on this runner: set REFUND_API_KEY to enable this job$/);
 
   // runs show: the run and its attempt, the output tails redacted and made visible.
   const shown = await run(RunsShow, [String(charge.id), '--json']);
