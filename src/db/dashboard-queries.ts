@@ -8,46 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { queryRows, type Executor } from './client.js';
-
-export interface AttemptRow {
-  runId: number;
-  attempt: number;
-  runnerId: string;
-  status: string;
-  startedAt: Date;
-  finishedAt: Date | null;
-  exitCode: number | null;
-  httpStatus: number | null;
-  error: string | null;
-  stdoutTail: string | null;
-  stderrTail: string | null;
-}
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-const toOptionalDate = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
-
-/** The attempts of these runs, by run then attempt number. */
-export async function listAttemptsOfRuns(executor: Executor, runIds: readonly number[]): Promise<AttemptRow[]> {
-  if (runIds.length === 0) return [];
-  const rows = await queryRows<Record<string, unknown>>(
-    executor,
-    sql`select run_id, attempt, runner_id, status, started_at, finished_at, exit_code, http_status, error, stdout_tail, stderr_tail
-        from run_attempts where run_id = any(${sql.param([...runIds])}::bigint[]) order by run_id, attempt`,
-  );
-  return rows.map((r) => ({
-    runId: Number(r.run_id),
-    attempt: Number(r.attempt),
-    runnerId: r.runner_id as string,
-    status: r.status as string,
-    startedAt: toDate(r.started_at as string | Date),
-    finishedAt: toOptionalDate(r.finished_at as string | Date | null),
-    exitCode: r.exit_code === null ? null : Number(r.exit_code),
-    httpStatus: r.http_status === null ? null : Number(r.http_status),
-    error: r.error as string | null,
-    stdoutTail: r.stdout_tail as string | null,
-    stderrTail: r.stderr_tail as string | null,
-  }));
-}
+import { toDate, toOptionalDate } from './row-values.js';
 
 export interface ScheduleDetailRow {
   name: string;

@@ -27,6 +27,7 @@ export interface RunDetailRow {
 }
 
 export interface AttemptRow {
+  runId: number;
   attempt: number;
   runnerId: string;
   status: string;
@@ -107,6 +108,7 @@ export async function findRunDetail(executor: Executor, runId: number): Promise<
 }
 
 interface AttemptDbRow {
+  run_id: number | string;
   attempt: number;
   runner_id: string;
   status: string;
@@ -119,26 +121,42 @@ interface AttemptDbRow {
   stderr_tail: string | null;
 }
 
+const toAttemptRow = (row: AttemptDbRow): AttemptRow => ({
+  runId: Number(row.run_id),
+  attempt: row.attempt,
+  runnerId: row.runner_id,
+  status: row.status,
+  startedAt: toDate(row.started_at),
+  finishedAt: toOptionalDate(row.finished_at),
+  exitCode: row.exit_code,
+  httpStatus: row.http_status,
+  error: row.error,
+  stdoutTail: row.stdout_tail,
+  stderrTail: row.stderr_tail,
+});
+
+const ATTEMPT_COLUMNS = sql`run_id, attempt, runner_id, status, started_at, finished_at, exit_code, http_status, error, stdout_tail, stderr_tail`;
+
 /** The run's attempts, first first; only `attempt` when given. */
 export async function listRunAttempts(executor: Executor, runId: number, attempt?: number): Promise<AttemptRow[]> {
   const rows = await queryRows<AttemptDbRow>(
     executor,
-    sql`select attempt, runner_id, status, started_at, finished_at, exit_code, http_status, error, stdout_tail, stderr_tail
+    sql`select ${ATTEMPT_COLUMNS}
         from run_attempts where run_id = ${runId} ${attempt === undefined ? sql`` : sql`and attempt = ${attempt}`}
         order by attempt`,
   );
-  return rows.map((row) => ({
-    attempt: row.attempt,
-    runnerId: row.runner_id,
-    status: row.status,
-    startedAt: toDate(row.started_at),
-    finishedAt: toOptionalDate(row.finished_at),
-    exitCode: row.exit_code,
-    httpStatus: row.http_status,
-    error: row.error,
-    stdoutTail: row.stdout_tail,
-    stderrTail: row.stderr_tail,
-  }));
+  return rows.map(toAttemptRow);
+}
+
+/** The attempts of these runs, by run then attempt number (the dashboard's run history). */
+export async function listAttemptsOfRuns(executor: Executor, runIds: readonly number[]): Promise<AttemptRow[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows<AttemptDbRow>(
+    executor,
+    sql`select ${ATTEMPT_COLUMNS}
+        from run_attempts where run_id = any(${sql.param([...runIds])}::bigint[]) order by run_id, attempt`,
+  );
+  return rows.map(toAttemptRow);
 }
 
 export async function listRunEvents(executor: Executor, runId: number): Promise<RunEventRow[]> {

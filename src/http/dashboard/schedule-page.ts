@@ -4,7 +4,8 @@
  */
 import type { JobDefinition } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
-import { findScheduleDetail, listAttemptsOfRuns, type AttemptRow } from '../../db/dashboard-queries.js';
+import { findScheduleDetail } from '../../db/dashboard-queries.js';
+import { listAttemptsOfRuns, type AttemptRow } from '../../db/run-detail-queries.js';
 import { listRuns, type RunEntry } from '../../operations/runs/list-runs.js';
 import { readScheduleStatus } from '../../operations/runs/schedule-status.js';
 import { describeCronWords } from '../../time/describe.js';
