@@ -155,11 +155,45 @@ export class Runner {
       return 0;
     });
     const drained = await this.drain(this.options.drainTimeoutMs ?? 30_000);
-    await this.worker.flushCompletions();
-    const released = drained ? 0 : await this.worker.releaseUnfinished();
+    await this.flushBeforeExit();
+    // Killed first, then handed back; with the database unreachable the hand-back fails and the
+    // leases expire: the reconciler then resolves those runs like a dead runner's.
+    const released = drained
+      ? 0
+      : await this.worker.releaseUnfinished().catch((error: unknown) => {
+          this.logger.error('handing back unfinished runs failed; their leases will expire', { error: (error as Error).message });
+          return 0;
+        });
     this.reaper.stop();
-    await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs()));
+    await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs())).catch((error: unknown) =>
+      this.logger.error('recording the stop failed; the reconciler marks this runner stopped once it is silent', { error: (error as Error).message }),
+    );
     this.logger.info('runner stopped', { runnerId: this.id, released, returned });
+  }
+
+  /**
+   * Writes the outcomes the drain collected. A shutdown must end whatever state the database is
+   * in, but an outcome not written makes its attempt look stalled (and run again per onStall), so
+   * an unreachable database is retried for up to one lease (after that, another runner may have
+   * declared the attempts stalled already), then the outcomes are given up, with an error.
+   */
+  private async flushBeforeExit(): Promise<void> {
+    const giveUpAtMs = this.options.clock.nowMs() + this.leaseMs;
+    for (let failures = 1; ; failures += 1) {
+      try {
+        await this.worker.flushCompletions();
+        return;
+      } catch (error) {
+        const nowMs = this.options.clock.nowMs();
+        if (nowMs >= giveUpAtMs) {
+          this.logger.error('writing outcomes at shutdown failed; their runs will be resolved per onStall', { error: (error as Error).message, outcomes: this.worker.pendingWrites });
+          return;
+        }
+        const backoffMs = Math.min(giveUpAtMs - nowMs, Math.max(250, this.leaseMs / 12) * failures);
+        this.logger.error('writing outcomes at shutdown failed; retrying', { error: (error as Error).message, attempt: failures, backoffMs });
+        await new Promise<void>((resolve) => this.options.clock.setTimer(backoffMs, resolve));
+      }
+    }
   }
 
   /**
