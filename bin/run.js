@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { execute } from '@oclif/core';
-import { ExitCodes } from '../dist/shared/exit-codes.js';
+import { listenForShutdownSignal } from '../dist/shared/shutdown-signal.js';
+
+// The long-running commands stop gracefully on SIGTERM/SIGINT: listen before loading oclif and the
+// command, which can take seconds on a loaded machine (src/shared/shutdown-signal.ts).
+if (['runner', 'dev'].includes(process.argv[2])) listenForShutdownSignal();
+const { execute } = await import('@oclif/core');
+const { ExitCodes } = await import('../dist/shared/exit-codes.js');
 
 // oclif imports its explicit command table whole before any command runs; this table
 // (dist/commands/selected-table.js) holds only the command named in argv, so start-up skips the

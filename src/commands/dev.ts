@@ -9,7 +9,8 @@ import { systemClock } from '../shared/clock.js';
 import { createJsonLogger } from '../shared/logger.js';
 import { createPalette } from '../shared/terminal.js';
 import { CronformCommand } from './cronform-command.js';
-import { runnerFlags, waitForShutdownSignal } from './runner.js';
+import { runnerFlags } from './runner.js';
+import { waitForShutdownSignal } from '../shared/shutdown-signal.js';
 
 export default class Dev extends CronformCommand {
   static override summary = 'Run everything locally: embedded database, apply schedules/, runner, re-apply on change.';

@@ -117,20 +117,25 @@ export class Runner {
     this.wakeUp?.();
   }
 
-  /** Registers the runner and starts the loop; resolves once listening. */
+  /**
+   * Registers the runner and starts the loop; resolves once listening. When the database fails
+   * meanwhile (an outage beginning), what was opened is closed again and the error thrown: the
+   * caller may call start() again.
+   */
   async start(): Promise<void> {
-    this.reaper.start(this.options.killGraceMs ?? 5_000);
-    await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
-    this.unlisten.push(
-      ...(await Promise.all(
-        [SCHEDULES_CHANNEL, RUNS_CHANNEL].map((channel) =>
-          // After a reconnect, a change may have been missed: behave as if notified.
-          this.database.listen(channel, () => this.onNotified(channel), () => this.onNotified(channel)),
-        ),
-      )),
+    try {
+      await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
+      for (const channel of [SCHEDULES_CHANNEL, RUNS_CHANNEL]) {
+        // After a reconnect, a change may have been missed: behave as if notified.
+        this.unlisten.push(await this.database.listen(channel, () => this.onNotified(channel), () => this.onNotified(channel)));
+      }
       // `cronform cancel` of a running run: stop its process now, not at the next heartbeat.
-      await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.abandon(Number(payload))),
-    );
+      this.unlisten.push(await this.database.listen(CANCEL_CHANNEL, (payload) => this.worker.abandon(Number(payload))));
+    } catch (error) {
+      for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
+      throw error;
+    }
+    this.reaper.start(this.options.killGraceMs ?? 5_000);
     this.logger.info('runner started', { runnerId: this.id, concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
   }
