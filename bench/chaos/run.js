@@ -449,6 +449,7 @@ async function main() {
       requireMisfires: Boolean(outageResult),
       applyUnderFire: applied && { changedNames: applied.changedNames, applyMs: applied.applyMs },
       unexpectedExits: fleet.unexpectedExits(),
+      killedStarting: fleet.killedStarting(),
       stderrNoise: logs.stderrNoise,
       loopErrorsOutside: logs.loopErrorsOutside,
       loopErrorsDuring: logs.loopErrorsDuring,

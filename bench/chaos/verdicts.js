@@ -375,7 +375,11 @@ export function computeVerdicts(facts, jobLog, context) {
     `${unexpected2.length} exits; ${context.stderrNoise.length} non-log lines`,
     '0; 0',
     unexpected2.length === 0 && context.stderrNoise.length === 0,
-    [...unexpected2.map((p) => `seat ${p.seat} pid ${p.pid} exited ${p.code ?? p.exitSignal}${p.signal ? ` after ${p.signal}` : ''}`), ...context.stderrNoise.slice(0, 3)].join('; '),
+    [
+      ...unexpected2.map((p) => `seat ${p.seat} pid ${p.pid} exited ${p.code ?? p.exitSignal}${p.signal ? ` after ${p.signal}` : ''}`),
+      ...context.stderrNoise.slice(0, 3),
+      ...(context.killedStarting?.length ? [`SIGTERMed while Node was starting (nothing logged, no handler yet): ${context.killedStarting.length}`] : []),
+    ].join('; '),
   );
   add(
     'runner loop errors outside the outage',
