@@ -26,6 +26,7 @@ export default class RunnerCommand extends CronformCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
     const logger = createJsonLogger({ base: { component: 'runner' } });
+    const startedMs = systemClock.nowMs();
     // Listening from the start: a SIGTERM while the database is still unreachable ends the
     // start-up with exit 0 (nothing runs yet, nothing to drain), instead of Node's default death.
     const shutdown = waitForShutdownSignal();
@@ -47,6 +48,7 @@ export default class RunnerCommand extends CronformCommand {
       env: process.env,
       logger,
       version: this.config.version,
+      reachingDatabaseSinceMs: startedMs,
     });
     // The database may fail between the open and the start (an outage beginning): try again.
     for (let attempt = 1; ; attempt += 1) {

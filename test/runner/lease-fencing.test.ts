@@ -154,6 +154,28 @@ describe('leases of a runner cut off from the database', () => {
     await runner.tick();
     expect(await status()).toBe('RETRY_PENDING');
   });
+  it('a runner that started during the outage waits that lease too, from its first heartbeat', async () => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
+    await database.db.execute(
+      sql`with run as (
+            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
+            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
+            returning id)
+          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
+    );
+    // Started at t0, the database unreachable until 10 s: its first tick gets through then.
+    const clock = new ManualClock(t0);
+    const runner = new Runner(database, { clock, concurrency: 1, leaseMs: 3_000, reconcileIntervalMs: 10_000, baseDir: process.cwd(), env: process.env, reachingDatabaseSinceMs: t0 });
+    const status = async () => (await queryRows<{ status: string }>(database!.db, sql`select status from schedule_runs`))[0]?.status;
+    clock.set(t0 + 10_000);
+    await runner.tick();
+    expect(await status()).toBe('RUNNING');
+    clock.set(t0 + 13_000);
+    await runner.tick();
+    expect(await status()).toBe('RETRY_PENDING');
+  });
 });
 
 describe.runIf(postgresServerUrl)('a graceful shutdown that drains longer than the lease (real PostgreSQL)', () => {
