@@ -11,10 +11,11 @@ export const END_LINE_SLACK_MS = 500;
  * Runs whose job succeeded (an `END … 0` line) and then executed again. Excused:
  * - the runner of the first success was SIGKILLed while the attempt was open (guarantee 8: the
  *   outcome may not have been written);
- * - the runner stopped the job at a deadline the job had reached: its timeout (TIMED_OUT) or its
- *   lease fence (STALLED, `lease could not be renewed` logged). A job that writes its END line
+ * - the runner stopped the job at a deadline the job had reached: its timeout (TIMED_OUT), the end
+ *   of a SIGTERM drain (CANCELLED, `runner shut down`) or its lease fence (STALLED, `lease could
+ *   not be renewed` logged). A job that writes its END line
  *   and is signalled before it exits did not succeed as far as its runner can know, so it is
- *   retried per policy. Evidence that it was still alive when stopped: for TIMED_OUT, no exit
+ *   retried per policy. Evidence that it was still alive when stopped: for TIMED_OUT/CANCELLED, no exit
  *   code (the process died of the runner's signal, the kernel's word); otherwise an END line at
  *   most END_LINE_SLACK_MS before that deadline. A TIMED_OUT attempt with exit code 0 and an
  *   earlier END line is a job that ended on its own and was misjudged: a double execution.
@@ -48,7 +49,9 @@ export function successfulJobsRunAgain(jobLog, attempts, timeoutMsOf, killedBy, 
     } else if (attempt?.status === 'STALLED' && fencedAttempts.has(`${runId}:${first.attempt}`)) {
       deadlineMs = fencedAttempts.get(`${runId}:${first.attempt}`);
     }
-    const killed = attempt?.status === 'TIMED_OUT' && attempt.exitCode === null;
+    // Released at the end of a SIGTERM drain: stopped at the drain's deadline.
+    if (attempt?.status === 'CANCELLED' && attempt.error?.startsWith('runner shut down')) deadlineMs = attempt.finishedMs;
+    const killed = (attempt?.status === 'TIMED_OUT' || attempt?.status === 'CANCELLED') && attempt.exitCode === null;
     if (deadlineMs !== null && (killed || (first.atMs !== null && first.atMs >= deadlineMs - END_LINE_SLACK_MS))) {
       stoppedAtDeadline.push(`${label} END ${first.atMs === null ? '?' : first.atMs - deadlineMs} ms from its stop${killed ? ', killed by its signal' : ''}`);
       continue;

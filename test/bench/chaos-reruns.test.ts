@@ -16,6 +16,7 @@ interface Attempt {
   startedMs: number;
   finishedMs: number | null;
   exitCode: number | null;
+  error?: string;
 }
 
 const T0 = 1_000_000;
@@ -59,6 +60,12 @@ describe('chaos verdict: successful jobs run again although their runner lived',
   it('passes a job whose END line came at its timeout, and one stopped by its lease fence just after its END line', () => {
     expect(verdict(attempt({ status: 'TIMED_OUT', exitCode: 0 }), T0 + 900).unexcused).toEqual([]);
     expect(verdict(attempt({ status: 'STALLED' }), T0 + 1_900, { fencedAtMs: T0 + 2_000 }).unexcused).toEqual([]);
+  });
+
+  it('passes a job killed at the end of a SIGTERM drain after writing its END line, not one that had exited', () => {
+    const released = { status: 'CANCELLED', error: 'runner shut down before the attempt finished; run released' };
+    expect(verdict(attempt({ ...released, exitCode: null }), T0 + 300, { killedBy: 'SIGTERM' }).unexcused).toEqual([]);
+    expect(verdict(attempt({ ...released, exitCode: 0 }), T0 + 300, { killedBy: 'SIGTERM' }).unexcused).toHaveLength(1);
   });
 
   it('passes a run again after its runner was SIGKILLed before it wrote the outcome (guarantee 8)', () => {
