@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 module.enableCompileCache?.();
 
 const args = process.argv.slice(2);
+
+// The long-running commands stop gracefully on SIGTERM/SIGINT: listen before loading oclif and the
+// command, which can take seconds on a loaded machine (src/shared/shutdown-signal.ts).
+if (['runner', 'dev'].includes(args[0])) (await import('../dist/shared/shutdown-signal.js')).listenForShutdownSignal();
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 // `--version` and the root help are answered without loading oclif (~100 ms of CPU, more than node's

@@ -4,7 +4,7 @@
  * caused it, so an exit nobody asked for (a crash, an unhandled rejection) fails a verdict.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export class Fleet {
@@ -28,10 +28,11 @@ export class Fleet {
       env: { ...process.env, CRONFORM_LOG_LEVEL: 'info' },
     });
     closeSync(fd);
-    const record = { seat, pid: child.pid, startedMs: this.now(), signal: null, signalledMs: null, exitedMs: null, code: null, exitSignal: null, logFile };
+    const logBytes = () => statSync(logFile).size;
+    const record = { seat, pid: child.pid, startedMs: this.now(), signal: null, signalledMs: null, exitedMs: null, code: null, exitSignal: null, logFile, logBytesAtStart: logBytes(), logBytesAtExit: null };
     record.exited = new Promise((resolve) => {
       child.once('exit', (code, exitSignal) => {
-        Object.assign(record, { exitedMs: this.now(), code, exitSignal });
+        Object.assign(record, { exitedMs: this.now(), code, exitSignal, logBytesAtExit: logBytes() });
         resolve(record);
       });
     });
@@ -60,9 +61,23 @@ export class Fleet {
     }
   }
 
-  /** Exits the suite did not cause, and SIGTERMs that did not end in a clean exit. */
+  /**
+   * Exits the suite did not cause, and SIGTERMs that did not end in a clean exit. Except a
+   * process that died of the SIGTERM itself having written nothing: Node was still starting (up
+   * to a second or more on a loaded machine), before any code could listen for the signal;
+   * `bin/run.js` listens from its first line (src/shared/shutdown-signal.ts).
+   */
   unexpectedExits() {
-    return this.processes.filter((p) => p.exitedMs !== null && (p.signal === null || (p.signal === 'SIGTERM' && p.code !== 0)));
+    return this.processes.filter((p) => p.exitedMs !== null && (p.signal === null || (p.signal === 'SIGTERM' && p.code !== 0 && !this.#diedStarting(p))));
+  }
+
+  /** SIGTERMed processes that died of it before they had started (see unexpectedExits). */
+  killedStarting() {
+    return this.processes.filter((p) => p.signal === 'SIGTERM' && this.#diedStarting(p));
+  }
+
+  #diedStarting(p) {
+    return p.exitSignal === 'SIGTERM' && p.logBytesAtExit === p.logBytesAtStart;
   }
 
   async stopAll(signal, timeoutMs) {

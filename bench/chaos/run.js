@@ -328,6 +328,8 @@ function readRunnerLogs(outageWindows) {
   const stderrNoise = [];
   const loopErrorsOutside = [];
   let loopErrorsDuring = 0;
+  /** `${runId}:${attempt}` → when its runner stopped the job at its lease fence (Worker.armFence). */
+  const fencedAttempts = new Map();
   for (const file of new Set(fleet.processes.map((p) => p.logFile))) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
@@ -338,13 +340,14 @@ function readRunnerLogs(outageWindows) {
         stderrNoise.push(`${path.basename(file)}: ${line.slice(0, 160)}`);
         continue;
       }
+      if (entry.msg?.startsWith('lease could not be renewed')) fencedAttempts.set(`${entry.runId}:${entry.attempt}`, Date.parse(entry.time));
       if (entry.level !== 'error') continue;
       const atMs = Date.parse(entry.time);
       if (outageWindows.some(([from, to]) => atMs >= from && atMs < to)) loopErrorsDuring += 1;
       else loopErrorsOutside.push(`${entry.msg}: ${entry.error ?? ''}`.slice(0, 200));
     }
   }
-  return { stderrNoise, loopErrorsOutside, loopErrorsDuring };
+  return { stderrNoise, loopErrorsOutside, loopErrorsDuring, fencedAttempts };
 }
 
 function printTable(verdicts) {
@@ -446,9 +449,11 @@ async function main() {
       requireMisfires: Boolean(outageResult),
       applyUnderFire: applied && { changedNames: applied.changedNames, applyMs: applied.applyMs },
       unexpectedExits: fleet.unexpectedExits(),
+      killedStarting: fleet.killedStarting(),
       stderrNoise: logs.stderrNoise,
       loopErrorsOutside: logs.loopErrorsOutside,
       loopErrorsDuring: logs.loopErrorsDuring,
+      fencedAttempts: logs.fencedAttempts,
       outage: outageResult,
       maxReconnectMs: maxBackoffMs + 3000,
     });

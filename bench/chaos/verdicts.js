@@ -9,6 +9,7 @@ import { calendarForDefinition } from '../../dist/time/timing-cache.js';
 import { nextSlot, slotsBetween } from '../../dist/time/slots.js';
 import { jitterFor } from '../../dist/runner/policy/jitter.js';
 import { DEFAULT_SLOT_LOOKAHEAD_MS } from '../../dist/runner/runner.js';
+import { successfulJobsRunAgain } from './reruns.js';
 
 const ms = (value) => (value === null || value === undefined ? null : value instanceof Date ? value.getTime() : Date.parse(value));
 
@@ -36,7 +37,7 @@ export async function loadFacts(client) {
     queue: r.queue,
     priority: r.priority,
   }));
-  const attempts = (await client.query(`select run_id, attempt, runner_id, status, started_at, finished_at, error from run_attempts`)).rows.map((r) => ({
+  const attempts = (await client.query(`select run_id, attempt, runner_id, status, started_at, finished_at, error, exit_code from run_attempts`)).rows.map((r) => ({
     runId: Number(r.run_id),
     attempt: r.attempt,
     runnerId: r.runner_id,
@@ -44,6 +45,7 @@ export async function loadFacts(client) {
     startedMs: ms(r.started_at),
     finishedMs: ms(r.finished_at),
     error: r.error,
+    exitCode: r.exit_code,
   }));
   const runners = (await client.query(`select id, pid, started_at from runners`)).rows.map((r) => ({ id: r.id, pid: r.pid, startedMs: ms(r.started_at) }));
   const [sqlCounts] = (
@@ -77,7 +79,7 @@ export function readJobLog(file) {
   for (const line of text.split('\n')) {
     const [kind, runId, attempt, third, fourth] = line.split(' ');
     if (kind === 'START') log.starts.push({ runId: Number(runId), attempt: Number(attempt), version: Number(third.slice(1)), schedule: fourth });
-    else if (kind === 'END') log.ends.push({ runId: Number(runId), attempt: Number(attempt), code: Number(third) });
+    else if (kind === 'END') log.ends.push({ runId: Number(runId), attempt: Number(attempt), code: Number(third), atMs: fourth === undefined ? null : Number(fourth) });
     else if (kind === 'OVERLAP_RUN') log.overlapRun.push({ runId: Number(runId), attempt: Number(attempt), schedule: third });
     else if (kind === 'OVERLAP_SCHEDULE') log.overlapSchedule.push({ runId: Number(runId), attempt: Number(attempt), schedule: third });
   }
@@ -293,28 +295,17 @@ export function computeVerdicts(facts, jobLog, context) {
     stalledOk === stalled && killedRunning === 0 && (context.requireStalls ? stalledBy.SIGKILL > 0 : true),
     `attempts open when their runner got SIGKILL ${killedAttempts}; stalled after SIGKILL ${stalledBy.SIGKILL}, after SIGTERM ${stalledBy.SIGTERM}, runner alive (cut off by the outage) ${stalledBy.alive}${stallExamples.length ? `; ${stallExamples.join('; ')}` : ''}`,
   );
-  // A job that succeeded and ran again: only excusable when its runner was SIGKILLed before it
-  // could write the outcome (at-least-once: the job's idempotency key is there for that).
-  const attemptByKey = new Map(attempts.map((a) => [`${a.runId}:${a.attempt}`, a]));
-  const successes = groupBy(
-    jobLog.ends.filter((e) => e.code === 0),
-    (e) => e.runId,
-  );
-  let rerunAfterKill = 0;
-  const rerunOtherwise = [];
-  for (const [runId, list] of successes) {
-    if (list.length < 2) continue;
-    const first = list.sort((a, b) => a.attempt - b.attempt)[0];
-    const attempt = attemptByKey.get(`${runId}:${first.attempt}`);
-    if (attempt && killedBy(attempt) === 'SIGKILL') rerunAfterKill += 1;
-    else rerunOtherwise.push(`run ${runId} attempt ${first.attempt} (${attempt?.status ?? 'no attempt row'})`);
-  }
+  // A job that succeeded and ran again.
+  const rerun = successfulJobsRunAgain(jobLog, attempts, (attempt) => {
+    const run = runsById.get(attempt.runId);
+    return definitionOf(run.scheduleId, run.version)?.timeoutMs;
+  }, killedBy, context.fencedAttempts ?? new Map());
   add(
     'successful jobs run again although their runner lived',
-    rerunOtherwise.length,
+    rerun.unexcused.length,
     0,
-    rerunOtherwise.length === 0,
-    `run again after a SIGKILL before the outcome was written: ${rerunAfterKill}${rerunOtherwise.length ? `; ${rerunOtherwise.slice(0, 3).join('; ')}` : ''}`,
+    rerun.unexcused.length === 0,
+    `run again after a SIGKILL before the outcome was written: ${rerun.afterKill}; job stopped by its runner at a deadline it reached (timeout, lease fence) after writing its END line: ${rerun.stoppedAtDeadline.length}${rerun.stoppedAtDeadline.length ? ` (e.g. ${rerun.stoppedAtDeadline.slice(0, 3).join('; ')})` : ''}${rerun.unexcused.length ? `; ${rerun.unexcused.slice(0, 3).join('; ')}` : ''}`,
   );
   const released = attempts.filter((a) => a.status === 'CANCELLED' && a.error?.startsWith('runner shut down'));
   const resumed = released.filter((a) => (attemptsByRun.get(a.runId) ?? []).some((b) => b.attempt > a.attempt) || ACTIVE.has(runsById.get(a.runId).status));
@@ -384,7 +375,11 @@ export function computeVerdicts(facts, jobLog, context) {
     `${unexpected2.length} exits; ${context.stderrNoise.length} non-log lines`,
     '0; 0',
     unexpected2.length === 0 && context.stderrNoise.length === 0,
-    [...unexpected2.map((p) => `seat ${p.seat} pid ${p.pid} exited ${p.code ?? p.exitSignal}${p.signal ? ` after ${p.signal}` : ''}`), ...context.stderrNoise.slice(0, 3)].join('; '),
+    [
+      ...unexpected2.map((p) => `seat ${p.seat} pid ${p.pid} exited ${p.code ?? p.exitSignal}${p.signal ? ` after ${p.signal}` : ''}`),
+      ...context.stderrNoise.slice(0, 3),
+      ...(context.killedStarting?.length ? [`SIGTERMed while Node was starting (nothing logged, no handler yet): ${context.killedStarting.length}`] : []),
+    ].join('; '),
   );
   add(
     'runner loop errors outside the outage',

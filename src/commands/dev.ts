@@ -9,7 +9,8 @@ import { createJsonLogger, type LogLevel } from '../shared/logger.js';
 import { createRunnerMetrics } from '../http/runner-http.js';
 import { createPalette } from '../shared/terminal.js';
 import { CronformCommand } from './cronform-command.js';
-import { checkHttpAddress, runnerFlags, startHttpForRunner, waitForShutdownSignal } from './runner.js';
+import { checkHttpAddress, runnerFlags, startHttpForRunner } from './runner.js';
+import { waitForShutdownSignal } from '../shared/shutdown-signal.js';
 
 export default class Dev extends CronformCommand {
   static override summary = 'Run everything locally: embedded database, apply schedules/, runner, re-apply on change.';

@@ -10,6 +10,7 @@ import { openChosenDatabaseWhenReachable } from '../operations/database.js';
 import { Runner } from '../runner/runner.js';
 import { systemClock } from '../shared/clock.js';
 import { createJsonLogger, LOG_LEVELS, type Logger, type LogLevel } from '../shared/logger.js';
+import { waitForShutdownSignal } from '../shared/shutdown-signal.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
 
@@ -78,7 +79,17 @@ export default class RunnerCommand extends CronformCommand {
     const { flags } = await this.parse(RunnerCommand);
     const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions']);
     const logger = createJsonLogger({ base: { component: 'runner' }, level: flags['log-level'] as LogLevel | undefined });
-    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger);
+    const startedMs = systemClock.nowMs();
+    // Listening from the start: a SIGTERM while the database is still unreachable ends the
+    // start-up with exit 0 (nothing runs yet, nothing to drain), instead of Node's default death.
+    const shutdown = waitForShutdownSignal();
+    let stopped = false;
+    void shutdown.then(() => (stopped = true));
+    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger, sleepUntil(shutdown)).catch((error: unknown) => {
+      if (error === STOPPED) return undefined;
+      throw error;
+    });
+    if (!database) return;
     const leaseMs = parseDurationMs(flags.lease);
     const metrics = flags.http ? createRunnerMetrics({ database, clock: systemClock, logger, leaseMs }) : undefined;
     const runner = new Runner(database, {
@@ -93,28 +104,44 @@ export default class RunnerCommand extends CronformCommand {
       logger,
       ...(metrics ? { observer: metrics } : {}),
       version: this.config.version,
+      reachingDatabaseSinceMs: startedMs,
     });
     // Listening before the runner starts: a port in use stops the command before it takes any run.
     const server = flags.http && metrics ? await startHttpForRunner(flags.http, { runner, metrics, database, logger, leaseMs, dashboard }, (message) => this.fail(message), () => database.close()) : undefined;
-    await runner.start();
-    await waitForShutdownSignal();
+    // The database may fail between the open and the start (an outage beginning): try again.
+    for (let attempt = 1; ; attempt += 1) {
+      const started = await runner.start().then(
+        () => true,
+        (error: unknown) => {
+          logger.error('runner start failed; retrying', { error: (error as Error).message, attempt });
+          return false;
+        },
+      );
+      if (started) break;
+      if (stopped || !(await sleepUntil(shutdown)(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))).then(() => true, () => false))) {
+        await server?.close();
+        await database.close();
+        return;
+      }
+    }
+    await shutdown;
     await runner.stop();
     await server?.close();
     await database.close();
   }
 }
 
-/** Resolves on the first SIGTERM or SIGINT; a second one exits at once. */
-export function waitForShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.removeListener('SIGTERM', onSignal);
-      process.removeListener('SIGINT', onSignal);
-      process.once('SIGTERM', () => process.exit(130));
-      process.once('SIGINT', () => process.exit(130));
-      resolve(signal);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  });
+/** Thrown by a start-up sleep interrupted by SIGTERM/SIGINT. */
+const STOPPED = new Error('stopped by a signal during start-up');
+
+/** A start-up sleep that rejects with STOPPED (its timer cleared) once `signal` resolves. */
+function sleepUntil(signal: Promise<unknown>): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      void signal.then(() => {
+        clearTimeout(timer);
+        reject(STOPPED);
+      });
+    });
 }

@@ -69,9 +69,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // transaction (a database restart) would be an unhandled 'error' event.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const url = options.url;
+    const db = drizzlePg(pool, { schema }) as unknown as AppDatabase;
+    db.transaction = releasingTransactions(pool, (client) => drizzlePg(client, { schema }) as unknown as AppDatabase);
     return {
       engine: 'postgres',
-      db: drizzlePg(pool, { schema }) as unknown as AppDatabase,
+      db,
       label: options.label ?? redactUrl(url),
       listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
       close: () => pool.end(),
@@ -105,6 +107,39 @@ export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'inM
     close: () => client.close(),
   };
   return { database, client };
+}
+
+/**
+ * `db.transaction` on a pool, with the client always handed back. drizzle's own pooled
+ * transaction runs BEGIN before the try/finally that releases the client
+ * (drizzle-team/drizzle-orm#6241, open for 0.45): a BEGIN that fails because the connection has
+ * just died (a database shutdown, a cut network) leaks the client. Each leak shrinks the pool for
+ * good, and `pool.end()` waits for the leaked client forever, so a runner stopped after an outage
+ * never exited (Node's exit code 13: the main promise could not settle). Here the client is
+ * checked out and released by us, and drizzle runs the transaction on that one client. A client
+ * whose transaction failed is destroyed rather than reused: after a failed ROLLBACK its state is
+ * unknown, and a reconnect costs little next to the failure.
+ */
+function releasingTransactions(pool: pg.Pool, drizzleOn: (client: pg.PoolClient) => AppDatabase): AppDatabase['transaction'] {
+  // One drizzle instance per pooled connection, built on its first transaction.
+  const sessions = new WeakMap<pg.PoolClient, AppDatabase>();
+  return async (transaction, config) => {
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      let session = sessions.get(client);
+      if (!session) {
+        session = drizzleOn(client);
+        sessions.set(client, session);
+      }
+      return await session.transaction(transaction, config);
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(failure);
+    }
+  };
 }
 
 export async function listenPglite(client: PGlite, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {

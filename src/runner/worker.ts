@@ -53,6 +53,8 @@ interface InFlight {
   startedMs: number | undefined;
   /** Set when the run must not be completed by us (lease lost, or released at shutdown). */
   abandoned: boolean;
+  /** Stopped by the lease fence: abandoned, unless its job turns out to have ended on its own (see record). */
+  fenced?: boolean;
   ended: boolean;
 }
 
@@ -89,6 +91,7 @@ export class Worker {
       (entry) => {
         if (entry.abandoned || entry.ended || this.inFlight.get(entry.run.id) !== entry) return;
         if (entry.startedMs !== undefined) this.options.observer?.leaseExpiring?.(entry.run);
+        entry.fenced = true;
         this.abandon(entry.run.id);
       },
     );
@@ -209,7 +212,10 @@ export class Worker {
     const durationMs = finishedMs - (entry.startedMs ?? finishedMs);
     this.averageDurationMs = nextAverageDurationMs(this.averageDurationMs, durationMs);
     this.startReady();
-    if (entry.abandoned) {
+    // A fenced job that ended on its own before the stop reached it (its exit was still unread
+    // when the fence fired) keeps its outcome: written if the lease is still ours when the
+    // database answers, refused if another runner has declared the attempt stalled meanwhile.
+    if (entry.abandoned && !(entry.fenced && outcome.status !== 'CANCELLED')) {
       this.inFlight.delete(entry.run.id);
       return;
     }

@@ -1,14 +1,20 @@
 /**
  * The PostgreSQL connection dropping under the runner (a database restart), simulated with a TCP
  * proxy on loopback that can be cut and restored: a transaction in flight fails without taking the
- * process down, and LISTEN comes back by itself, however long the server stays unreachable.
+ * process down, LISTEN comes back by itself, however long the server stays unreachable, and a
+ * runner stopped while the server is unreachable still stops, and its pool closes.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, queryRows, type Database } from '../../src/db/client.js';
+import { Runner } from '../../src/runner/runner.js';
+import type { Logger } from '../../src/shared/logger.js';
+import { systemClock } from '../../src/shared/clock.js';
+import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { heldJobs, SUCCEEDED } from '../runner/held-jobs.js';
 
 /** Forwards a loopback port to the server; `cut` drops every connection and refuses new ones. */
 async function startProxy(target: URL): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
@@ -48,6 +54,16 @@ async function startProxy(target: URL): Promise<{ url: string; cut(): Promise<vo
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`'s outcome, or 'pending' if it has not settled within `ms` (a hang is the failure). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function waitFor(what: string, probe: () => boolean, timeoutMs: number): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !probe(); await sleep(20)) {
@@ -100,6 +116,47 @@ describe.runIf(postgresServerUrl)('losing the PostgreSQL connection', () => {
       await waitFor('the notification', () => payloads.includes('after the outage'), 5_000);
     } finally {
       await stop();
+    }
+  });
+
+  it('releases a pooled client whose BEGIN failed, so the pool can still close', async () => {
+    // The connection dies right after it is checked out (a database shutting down): BEGIN fails.
+    const own = await openDatabase({ url: proxy.url, maxConnections: 2 });
+    const pool = (own.db as unknown as { $client: pg.Pool }).$client;
+    pool.once('acquire', (client) => (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy());
+    await expect(own.db.transaction(async (tx) => tx.execute(sql`select 1`))).rejects.toThrow();
+    expect(pool.totalCount).toBe(0);
+    expect(await settledWithin(own.close().then(() => 'closed'), 5_000)).toBe('closed');
+  });
+
+  it('stops a runner, and closes its pool, while the database is unreachable', async () => {
+    const migrated = await createPostgresDatabase();
+    const cutOff = await startProxy(new URL(migrated.url));
+    try {
+      const nowMs = Date.now();
+      await applyManifests(await migrated.open(), { 'a.yaml': scheduleManifest('cut-off', { cron: '0 0 1 1 *', timeout: '10m' }) }, nowMs);
+      const setup = await migrated.open();
+      await setup.db.execute(
+        sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+            select id, version, now(), 'MANUAL', name || ':manual', 'QUEUED', 2, 'default', now(), 1 from schedules`,
+      );
+      await setup.close();
+      const runnerDatabase = await openDatabase({ url: cutOff.url, maxConnections: 4 });
+      const errors: string[] = [];
+      const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message: string) => void errors.push(message), child: () => logger };
+      const jobs = heldJobs();
+      const runner = new Runner(runnerDatabase, { clock: systemClock, concurrency: 1, leaseMs: 1_200, drainTimeoutMs: 2_000, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute, logger });
+      await runner.start();
+      await jobs.whenStarted(1);
+      await cutOff.cut();
+      // The job ends while the database is unreachable: its outcome cannot be written.
+      jobs.finishAll(SUCCEEDED);
+      expect(await settledWithin(runner.stop().then(() => 'stopped'), 15_000)).toBe('stopped');
+      expect(await settledWithin(runnerDatabase.close().then(() => 'closed'), 5_000)).toBe('closed');
+      expect(errors).toContain('writing outcomes at shutdown failed; their runs will be resolved per onStall');
+    } finally {
+      await cutOff.close();
+      await migrated.drop();
     }
   });
 });

@@ -107,6 +107,75 @@ describe('leases of a runner cut off from the database', () => {
     await runner.tick();
     expect(await status()).toBe('RETRY_PENDING');
   });
+
+  it('counts that lease from the heartbeat that got through, not from the start of a tick that waited for the database', async () => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
+    await database.db.execute(
+      sql`with run as (
+            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
+            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
+            returning id)
+          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
+    );
+    // The runner's transactions wait while `gate` is closed: the database is unreachable.
+    let gate: Promise<void> | undefined;
+    const real = database;
+    const db = new Proxy(real.db, {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (property !== 'transaction' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          await gate;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const clock = new ManualClock(t0);
+    const runner = new Runner({ ...real, db }, { clock, concurrency: 1, leaseMs: 3_000, reconcileIntervalMs: 10_000, baseDir: process.cwd(), env: process.env });
+    const status = async () => (await queryRows<{ status: string }>(real.db, sql`select status from schedule_runs`))[0]?.status;
+    await runner.tick();
+    // A tick begins at 10 s, while the database is down, and gets through when it is back at 14 s.
+    clock.set(t0 + 10_000);
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    const waiting = runner.tick();
+    clock.set(t0 + 14_000);
+    open();
+    gate = undefined;
+    await waiting;
+    expect(await status()).toBe('RUNNING');
+    // Counted from 10 s, the lease of grace would have ended at 13 s: the other runner gets until 17 s.
+    clock.set(t0 + 16_000);
+    await runner.tick();
+    expect(await status()).toBe('RUNNING');
+    clock.set(t0 + 17_000);
+    await runner.tick();
+    expect(await status()).toBe('RETRY_PENDING');
+  });
+  it('a runner that started during the outage waits that lease too, from its first heartbeat', async () => {
+    database = await createPgliteDatabase();
+    const t0 = Date.parse('2026-11-29T12:00:00Z');
+    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
+    await database.db.execute(
+      sql`with run as (
+            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
+            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
+            returning id)
+          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
+    );
+    // Started at t0, the database unreachable until 10 s: its first tick gets through then.
+    const clock = new ManualClock(t0);
+    const runner = new Runner(database, { clock, concurrency: 1, leaseMs: 3_000, reconcileIntervalMs: 10_000, baseDir: process.cwd(), env: process.env, reachingDatabaseSinceMs: t0 });
+    const status = async () => (await queryRows<{ status: string }>(database!.db, sql`select status from schedule_runs`))[0]?.status;
+    clock.set(t0 + 10_000);
+    await runner.tick();
+    expect(await status()).toBe('RUNNING');
+    clock.set(t0 + 13_000);
+    await runner.tick();
+    expect(await status()).toBe('RETRY_PENDING');
+  });
 });
 
 describe.runIf(postgresServerUrl)('a graceful shutdown that drains longer than the lease (real PostgreSQL)', () => {

@@ -124,8 +124,15 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
     const stop = (reason: StopReason): void => {
       // Once the leader has exited its own result stands; leftovers are being cleaned up already.
       if (leaderExit !== null || stopReason !== null) return;
-      stopReason = reason;
-      terminate();
+      // A loaded event loop runs due timers before it reads the exits the kernel has reported, so
+      // a job that exited before its deadline could be seen alive at it, reported TIMED_OUT and
+      // run again (the chaos suite found TIMED_OUT attempts with exit code 0). One turn later
+      // those exits have been read.
+      setImmediate(() => {
+        if (leaderExit !== null || stopReason !== null) return;
+        stopReason = reason;
+        terminate();
+      });
     };
     const onAbort = (): void => stop('abort');
     const cancelTimeout = startTimer(settings.timeoutMs, () => stop('timeout'));
