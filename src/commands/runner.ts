@@ -22,7 +22,7 @@ export const runnerFlags = {
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
   http: Flags.string({ description: 'serve GET /metrics (Prometheus), GET /healthz and the dashboard (GET /) on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
-  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false, dependsOn: ['http'] }),
+  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false }),
   'log-level': Flags.string({ description: 'least severe log line written (JSON on stderr, pretty on a terminal)', options: [...LOG_LEVELS], env: 'CRONFORM_LOG_LEVEL' }),
 };
 
@@ -32,6 +32,8 @@ export const runnerFlags = {
  */
 export function checkHttpAddress(address: string | undefined, fail: (message: string) => never, allowActions = false): { allowActions: boolean; token: string | undefined } {
   const dashboard = { allowActions, token: allowActions ? readDashboardToken(process.env) : undefined };
+  // oclif's dependsOn would fire on the flag's default (false) as well: checked here instead.
+  if (address === undefined && allowActions) fail('--allow-actions needs --http HOST:PORT: the actions are offered by the dashboard it serves');
   if (address === undefined) return dashboard;
   try {
     parseListenAddress(address);

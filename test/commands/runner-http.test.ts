@@ -51,7 +51,7 @@ describe('--http and --log-level', () => {
   it('refuses --allow-actions without --http', async () => {
     const result = await inWorkingDirectory(scratch, () => runCommand(RunnerCommand, ['--allow-actions']));
     expect(result.exitCode).toBe(1);
-    expect(result.message).toContain('--http');
+    expect(result.message).toBe('--allow-actions needs --http HOST:PORT: the actions are offered by the dashboard it serves');
   });
 
   it('refuses a log level that is not one', async () => {
