@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
 import type { Database } from '../db/client.js';
-import { checkDashboardConfiguration, DashboardConfigurationError, readDashboardToken } from '../http/dashboard/index.js';
+import { AllowedHostsError, checkDashboardConfiguration, DashboardConfigurationError, parseAllowedHosts, readDashboardToken } from '../http/dashboard/index.js';
 import { ListenAddressError, parseListenAddress } from '../http/listen-address.js';
 import type { RunnerMetrics } from '../http/metrics/runner-metrics.js';
 import { createRunnerMetrics, startRunnerHttpServer } from '../http/runner-http.js';
@@ -23,23 +23,36 @@ export const runnerFlags = {
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
   http: Flags.string({ description: 'serve GET /metrics (Prometheus), GET /healthz and the dashboard (GET /) on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
   'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false }),
+  'http-allowed-hosts': Flags.string({
+    description: 'host names the dashboard answers to besides IP addresses and localhost, comma-separated, e.g. cronform.internal (any other Host header gets 421: DNS rebinding protection; /metrics and /healthz answer any)',
+    helpValue: 'HOST,...',
+    dependsOn: ['http'],
+  }),
   'log-level': Flags.string({ description: 'least severe log line written (JSON on stderr, pretty on a terminal)', options: [...LOG_LEVELS], env: 'CRONFORM_LOG_LEVEL' }),
 };
 
+export interface DashboardSettings {
+  allowActions: boolean;
+  token: string | undefined;
+  allowedHosts: string[];
+}
+
 /**
- * The --http value and the dashboard's actions checked before anything starts: a typo or a missing
- * token exits 1 with its reason, not after the database opened. Returns the dashboard's settings.
+ * The --http value, the allowed hosts and the dashboard's actions checked before anything starts: a
+ * typo or a missing token exits 1 with its reason, not after the database opened. Returns the
+ * dashboard's settings.
  */
-export function checkHttpAddress(address: string | undefined, fail: (message: string) => never, allowActions = false): { allowActions: boolean; token: string | undefined } {
-  const dashboard = { allowActions, token: allowActions ? readDashboardToken(process.env) : undefined };
+export function checkHttpAddress(address: string | undefined, fail: (message: string) => never, allowActions = false, allowedHosts?: string): DashboardSettings {
+  const dashboard = { allowActions, token: allowActions ? readDashboardToken(process.env) : undefined, allowedHosts: [] as string[] };
   // oclif's dependsOn would fire on the flag's default (false) as well: checked here instead.
   if (address === undefined && allowActions) fail('--allow-actions needs --http HOST:PORT: the actions are offered by the dashboard it serves');
   if (address === undefined) return dashboard;
   try {
     parseListenAddress(address);
     checkDashboardConfiguration(dashboard);
+    dashboard.allowedHosts = parseAllowedHosts(allowedHosts);
   } catch (error) {
-    if (error instanceof ListenAddressError || error instanceof DashboardConfigurationError) fail(error.message);
+    if (error instanceof ListenAddressError || error instanceof DashboardConfigurationError || error instanceof AllowedHostsError) fail(error.message);
     throw error;
   }
   return dashboard;
@@ -51,7 +64,7 @@ export function checkHttpAddress(address: string | undefined, fail: (message: st
  */
 export async function startHttpForRunner(
   address: string,
-  context: { runner: Runner; metrics: RunnerMetrics; database: Database; logger: Logger; leaseMs: number; dashboard: { allowActions: boolean; token: string | undefined } },
+  context: { runner: Runner; metrics: RunnerMetrics; database: Database; logger: Logger; leaseMs: number; dashboard: DashboardSettings },
   fail: (message: string) => never,
   cleanUp: () => Promise<void>,
 ): Promise<HttpServer> {
@@ -79,7 +92,7 @@ export default class RunnerCommand extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
-    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions']);
+    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'], flags['http-allowed-hosts']);
     const logger = createJsonLogger({ base: { component: 'runner' }, level: flags['log-level'] as LogLevel | undefined });
     const startedMs = systemClock.nowMs();
     // Listening from the start: a SIGTERM while the database is still unreachable ends the

@@ -97,27 +97,31 @@ function toWaitingRun(r: Record<string, unknown>): WaitingRunRow {
 
 /**
  * Runs waiting for a human (MANUAL_REQUIRED: approval, misfire MANUAL, onStall manual), oldest
- * slot first. MANUAL_REQUIRED runs are not in `active_runs` and status has no index, so this
- * reads the table: the one dashboard statement whose cost grows with history (bench/README.md).
+ * slot first. Read from `active_runs`, which holds them for this (migration 0009): a page from
+ * active_runs_manual_idx and a count of its entries, however long the history.
  */
 export async function listRunsAwaitingAction(executor: Executor, limit: number): Promise<{ runs: WaitingRunRow[]; total: number }> {
   const rows = await queryRows<Record<string, unknown>>(
     executor,
-    sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.created_at, count(*) over () as total
-        from schedule_runs r join schedules s on s.id = r.schedule_id
-        where r.status = 'MANUAL_REQUIRED'
-        order by r.scheduled_for, r.id limit ${limit}`,
+    sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.created_at,
+          (select count(*) from active_runs where status = 'MANUAL_REQUIRED') as total
+        from (select run_id from active_runs where status = 'MANUAL_REQUIRED' order by scheduled_for, run_id limit ${limit}) a
+        join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+        order by r.scheduled_for, r.id`,
   );
   return { runs: rows.map(toWaitingRun), total: rows.length === 0 ? 0 : Number(rows[0]!.total) };
 }
 
-/** Unfinished runs (PENDING, QUEUED, RUNNING, RETRY_PENDING) from `active_runs`, oldest slot first. */
+/**
+ * Unfinished runs (PENDING, QUEUED, RUNNING, RETRY_PENDING) from `active_runs`, oldest slot first;
+ * the MANUAL_REQUIRED runs it also holds are the waiting page's.
+ */
 export async function listUnfinishedRuns(executor: Executor, limit: number): Promise<{ runs: WaitingRunRow[]; total: number }> {
   const rows = await queryRows<Record<string, unknown>>(
     executor,
     sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.created_at,
-          (select count(*) from active_runs) as total
-        from (select run_id from active_runs order by scheduled_for, run_id limit ${limit}) a
+          (select count(*) from active_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING')) as total
+        from (select run_id from active_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') order by scheduled_for, run_id limit ${limit}) a
         join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
         order by r.scheduled_for, r.id`,
   );

@@ -1,6 +1,7 @@
 /**
  * What the metrics endpoint reads from the database at scrape time. Each statement is bounded by
- * what is live, never by the run history: queue depth counts `active_runs` (the unfinished runs),
+ * what is live, never by the run history: queue depth counts the unfinished runs of `active_runs`
+ * (not the MANUAL_REQUIRED runs it also holds: they wait for a human, not for a runner),
  * runners alive reads the `runners` table, and the last successes look at most the last
  * LAST_SUCCESS_LOOKBACK runs of each schedule through the (schedule_id, scheduled_for) key.
  */
@@ -8,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
 
 export async function countActiveRunsByQueue(executor: Executor): Promise<Array<{ queue: string; status: string; count: number }>> {
-  const rows = await queryRows<{ queue: string; status: string; n: number | string }>(executor, sql`select queue, status, count(*) as n from active_runs group by queue, status`);
+  const rows = await queryRows<{ queue: string; status: string; n: number | string }>(executor, sql`select queue, status, count(*) as n from active_runs
+        where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') group by queue, status`);
   return rows.map((r) => ({ queue: r.queue, status: r.status, count: Number(r.n) }));
 }
 

@@ -1,6 +1,7 @@
 /**
  * Migrations are drizzle-kit SQL in `migrations/`, generated, never edited by hand except to append
- * what drizzle-kit cannot express (a storage parameter, 0004), commented as such. The
+ * what drizzle-kit cannot express (a storage parameter, 0004; triggers, 0006 and 0009), commented
+ * as such; a lock that must precede the generated statements is prepended (0009). The
  * embedded database migrates itself; PostgreSQL is migrated only by `cronform migrate`, and
  * other commands refuse to run against a schema that is behind.
  */

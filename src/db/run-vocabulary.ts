@@ -11,6 +11,14 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 /** A run is active while it holds (or is about to hold) the schedule's execution slot. */
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['QUEUED', 'RUNNING', 'RETRY_PENDING'];
 export const FINAL_STATUSES: readonly RunStatus[] = ['SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'CANCELLED'];
+/** Not finished and not waiting for a human: the runs the runner still has to move on its own. */
+export const UNFINISHED_STATUSES: readonly RunStatus[] = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING'];
+/**
+ * The runs `active_runs` holds (its triggers, migrations 0006 and 0009): the unfinished ones and
+ * those waiting for a human. A MANUAL_REQUIRED run is neither active nor unfinished work, so a
+ * statement reading that table names the statuses it means.
+ */
+export const ACTIVE_RUNS_TABLE_STATUSES: readonly RunStatus[] = [...UNFINISHED_STATUSES, 'MANUAL_REQUIRED'];
 
 export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];

@@ -133,11 +133,16 @@ export const scheduleRuns = pgTable(
 );
 
 /**
- * The runs not finished yet (PENDING, QUEUED, RUNNING, RETRY_PENDING): the indexed, narrow copy of
- * their state that claims, overlap checks, QUEUE_NEW promotion, pause and the lease scan read, so
- * that `schedule_runs` itself needs no index on status. Written only by the statement triggers
- * of migration 0006 on `schedule_runs` (drizzle-kit cannot express them), so every status change,
- * by any statement, keeps it exact; never write it directly. A finished run leaves it.
+ * The runs not finished yet (PENDING, QUEUED, RUNNING, RETRY_PENDING) and those waiting for a human
+ * (MANUAL_REQUIRED): the indexed, narrow copy of their state that claims, overlap checks, QUEUE_NEW
+ * promotion, pause, the lease scan and the dashboard's waiting runs read, so that `schedule_runs`
+ * itself needs no index on status. Written only by the statement triggers of migrations 0006 and
+ * 0009 on `schedule_runs` (drizzle-kit cannot express them), so every status change, by any
+ * statement, keeps it exact; never write it directly. A finished run leaves it.
+ *
+ * MANUAL_REQUIRED rows hold no execution slot (SPEC §7): every reader that means "active",
+ * "queued", "claimable" or "unfinished" names the statuses it wants (ACTIVE_RUNS_TABLE_STATUSES in
+ * run-vocabulary.ts lists what the table holds), never reads the table whole.
  */
 export const activeRuns = pgTable(
   'active_runs',
@@ -167,6 +172,9 @@ export const activeRuns = pgTable(
     index('active_runs_run_after_idx').on(t.runAfter).where(sql`${t.status} in ('QUEUED', 'RETRY_PENDING') and ${t.runAfter} > '-infinity'`),
     index('active_runs_schedule_idx').on(t.scheduleId, t.status),
     index('active_runs_running_idx').on(t.queue).where(sql`${t.status} = 'RUNNING'`),
+    // The dashboard's waiting runs in their order (listRunsAwaitingAction): a page of them, however
+    // many wait, without reading the unfinished runs.
+    index('active_runs_manual_idx').on(t.scheduledFor, t.runId).where(sql`${t.status} = 'MANUAL_REQUIRED'`),
   ],
 );
 

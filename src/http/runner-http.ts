@@ -21,7 +21,7 @@ export interface RunnerHttpContext {
   /** The runner's lease: /healthz fails once its loop has not completed for that long. */
   leaseMs: number;
   /** The dashboard at `/`: read-only unless `allowActions` (then `token` is required, checked before start). */
-  dashboard: { allowActions: boolean; token?: string | undefined };
+  dashboard: { allowActions: boolean; token?: string | undefined; allowedHosts?: readonly string[] | undefined };
 }
 
 /** The metrics the runner must report to (its `observer`), made before the runner itself. */
@@ -39,6 +39,7 @@ export function runnerHandlers(context: RunnerHttpContext): HttpHandler[] {
       clock: context.clock,
       allowActions: context.dashboard.allowActions,
       token: context.dashboard.token,
+      allowedHosts: context.dashboard.allowedHosts,
       onError: (error, what) => context.logger.error(`dashboard: ${what}`, { err: error instanceof Error ? error.message : String(error) }),
     }),
   ];

@@ -48,6 +48,14 @@ describe('--http and --log-level', () => {
     }
   });
 
+  it('refuses an allowed host that is not a host name, before anything starts', async () => {
+    for (const command of [RunnerCommand, Dev]) {
+      const result = await inWorkingDirectory(scratch, () => runCommand(command, ['--http', '127.0.0.1:0', '--http-allowed-hosts', 'cronform.internal,evil.example:80']));
+      expect(result.exitCode).toBe(1);
+      expect(result.message).toContain('--http-allowed-hosts: "evil.example:80" is not a host name');
+    }
+  });
+
   it('refuses --allow-actions without --http', async () => {
     const result = await inWorkingDirectory(scratch, () => runCommand(RunnerCommand, ['--allow-actions']));
     expect(result.exitCode).toBe(1);

@@ -20,11 +20,11 @@ import { createPgliteDatabase } from '../support/databases.js';
 const T0 = Date.parse('2026-11-30T12:00:00Z');
 const LEASE_MS = 30_000;
 
-/** A raw request (fetch cannot send a request target that is not a path). */
-function rawRequest(url: string, options: { method?: string; path: string }): Promise<{ status: number; body: string }> {
+/** A raw request (fetch cannot send a request target that is not a path, nor a Host header of its choosing). */
+function rawRequest(url: string, options: { method?: string; path: string; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path }, (res) => {
+    const req = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -202,5 +202,28 @@ describe('startHttpServer', () => {
     } finally {
       await runner.stop();
     }
+  });
+
+  it('answers the dashboard only for IP, localhost and allowed Host headers (DNS rebinding), /metrics and /healthz for any', async () => {
+    database = await createPgliteDatabase();
+    const clock = new ManualClock(T0);
+    const metrics = createRunnerMetrics({ database, clock, logger: silentLogger, leaseMs: LEASE_MS });
+    const source = { runnerId: 'r1', lastSuccessfulLoopMs: () => T0 };
+    const handlers = runnerHandlers({ database, clock, logger: silentLogger, metrics, leaseMs: LEASE_MS, runner: source, dashboard: { allowActions: false, allowedHosts: ['cronform.internal'] } });
+    const server = await start(handlers);
+    const { port } = new URL(server.url);
+    const status = async (path: string, host: string, method = 'GET') => (await rawRequest(server.url, { path, method, headers: { Host: host } })).status;
+    // A name rebound to 127.0.0.1 by a page the operator visits: no page, asset or action.
+    for (const path of ['/', '/waiting', '/timeline', '/schedules/x', '/assets/dashboard.js']) expect([path, await status(path, `evil.example:${port}`)]).toEqual([path, 421]);
+    expect(await status('/actions/trigger', `evil.example:${port}`, 'POST')).toBe(421);
+    expect(await status('/', 'cronform.internal.evil.example')).toBe(421);
+    expect(await status('/', 'localhost.evil.example')).toBe(421);
+    const refused = await rawRequest(server.url, { path: '/', headers: { Host: 'evil.example' } });
+    expect(refused.body).toContain('--http-allowed-hosts');
+    // Addressed by IP, localhost or an allowed name: served.
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', `[::1]:${port}`, `cronform.internal:${port}`, 'Cronform.Internal.']) expect([host, await status('/', host)]).toEqual([host, 200]);
+    // Prometheus and health checks reach the runner by name: never refused for it.
+    expect(await status('/healthz', `runner-1.prod.example:${port}`)).toBe(200);
+    expect(await status('/metrics', `runner-1.prod.example:${port}`)).toBe(200);
   });
 });

@@ -24,6 +24,7 @@ import { renderSchedulePage } from './schedule-page.js';
 import { renderSchedulesPage, type ListQuery } from './schedules-page.js';
 import { renderTimelinePage } from './timeline-page.js';
 import { renderWaitingPage } from './waiting-page.js';
+import { isAllowedHost } from './host-check.js';
 
 export const DASHBOARD_TOKEN_ENV = 'CRONFORM_DASHBOARD_TOKEN';
 export const DEFAULT_DASHBOARD_ACTOR = 'dashboard';
@@ -40,6 +41,11 @@ export interface DashboardOptions {
   token?: string | undefined;
   /** Audit actor of the actions; default `dashboard`. */
   actor?: string | undefined;
+  /**
+   * Host names (besides IP literals and localhost) the pages and actions answer to: any other Host
+   * header gets 421, against DNS rebinding (host-check.ts). `--http-allowed-hosts`.
+   */
+  allowedHosts?: readonly string[] | undefined;
   /** Unexpected failures (a bug, the database gone): the page says only "internal error". */
   onError?: ((error: unknown, what: string) => void) | undefined;
 }
@@ -170,9 +176,20 @@ export function createDashboardHandler(options: DashboardOptions): HttpHandler {
     }
   };
 
+  const allowedHosts = options.allowedHosts ?? [];
+  const isDashboardPath = (path: string) =>
+    path.startsWith('/actions/') || path === '/' || path === '/timeline' || path === '/waiting' || path.startsWith('/schedules/') || path === '/assets/dashboard.css' || path === '/assets/dashboard.js';
+
   return async (request, response, url) => {
     const path = url.pathname;
     const method = request.method ?? 'GET';
+    if (!isDashboardPath(path)) return false;
+    // Before anything else, actions included: a rebound name must not even learn which pages exist.
+    if (!isAllowedHost(request.headers.host, allowedHosts)) {
+      const shown = JSON.stringify((request.headers.host ?? '').slice(0, 100));
+      send(response, request, 421, 'text/plain; charset=utf-8', `the dashboard answers only requests to an IP address, localhost or a host named by --http-allowed-hosts, not Host: ${shown} (DNS rebinding protection)\n`);
+      return true;
+    }
     if (path.startsWith('/actions/')) {
       if (method !== 'POST') {
         sendJson(response, request, 405, { error: 'actions are POST requests' }, { Allow: 'POST' });
@@ -181,8 +198,6 @@ export function createDashboardHandler(options: DashboardOptions): HttpHandler {
       await handleAction(request, response, path.slice('/actions/'.length));
       return true;
     }
-    const isPage = path === '/' || path === '/timeline' || path === '/waiting' || path.startsWith('/schedules/') || path === '/assets/dashboard.css' || path === '/assets/dashboard.js';
-    if (!isPage) return false;
     if (method !== 'GET' && method !== 'HEAD') {
       send(response, request, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { Allow: 'GET, HEAD' });
       return true;
