@@ -33,6 +33,7 @@ const db = [
   'test/runner/definition-cache.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
+  'test/runner/missing-secrets.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/runner-lifecycle.test.ts',
 ];
