@@ -22,6 +22,7 @@ const db = [
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
   'test/operations/dev-session.test.ts',
+  'test/operations/dev-quick-start.test.ts',
   'test/operations/plan-apply-*.test.ts',
   'test/operations/plan-missing-grant.test.ts',
   'test/operations/plan-pglite-from-source.test.ts',
