@@ -21,7 +21,7 @@ export const runnerFlags = {
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
   http: Flags.string({ description: 'serve GET /metrics (Prometheus), GET /healthz and the dashboard (GET /) on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
-  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false, dependsOn: ['http'] }),
+  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', dependsOn: ['http'] }),
   'log-level': Flags.string({ description: 'least severe log line written (JSON on stderr, pretty on a terminal)', options: [...LOG_LEVELS], env: 'CRONFORM_LOG_LEVEL' }),
 };
 
