@@ -22,6 +22,7 @@ const db = [
   'test/hostile/sql-injection-*.test.ts',
   'test/operations/apply-large.test.ts',
   'test/operations/dev-session.test.ts',
+  'test/operations/dev-quick-start.test.ts',
   'test/operations/plan-apply-*.test.ts',
   'test/operations/plan-missing-grant.test.ts',
   'test/operations/plan-pglite-from-source.test.ts',
@@ -33,6 +34,7 @@ const db = [
   'test/runner/definition-cache.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
+  'test/runner/missing-secrets.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/runner-lifecycle.test.ts',
 ];

@@ -25,7 +25,7 @@ export default class Dev extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
-    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'], flags['http-allowed-hosts']);
+    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'] ?? false, flags['http-allowed-hosts']);
     const cwd = process.cwd();
     const print = (line: string) => this.log(line);
     const database = await openDevDatabase(path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.', { clock: systemClock, print });

@@ -22,7 +22,7 @@ export const runnerFlags = {
   'kill-grace': Flags.string({ description: 'SIGTERM → SIGKILL delay when an attempt is stopped', default: '5s' }),
   'base-dir': Flags.string({ description: 'directory that command jobs\' cwd is relative to (default: current directory)' }),
   http: Flags.string({ description: 'serve GET /metrics (Prometheus), GET /healthz and the dashboard (GET /) on HOST:PORT, e.g. 127.0.0.1:9464', helpValue: 'HOST:PORT' }),
-  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', default: false }),
+  'allow-actions': Flags.boolean({ description: 'let the dashboard trigger, approve, retry, cancel, pause and resume (requests must carry the bearer token from CRONFORM_DASHBOARD_TOKEN; each is audited as `dashboard`)', dependsOn: ['http'] }),
   'http-allowed-hosts': Flags.string({
     description: 'host names the dashboard answers to besides IP addresses and localhost, comma-separated, e.g. cronform.internal (any other Host header gets 421: DNS rebinding protection; /metrics and /healthz answer any)',
     helpValue: 'HOST,...',
@@ -44,8 +44,6 @@ export interface DashboardSettings {
  */
 export function checkHttpAddress(address: string | undefined, fail: (message: string) => never, allowActions = false, allowedHosts?: string): DashboardSettings {
   const dashboard = { allowActions, token: allowActions ? readDashboardToken(process.env) : undefined, allowedHosts: [] as string[] };
-  // oclif's dependsOn would fire on the flag's default (false) as well: checked here instead.
-  if (address === undefined && allowActions) fail('--allow-actions needs --http HOST:PORT: the actions are offered by the dashboard it serves');
   if (address === undefined) return dashboard;
   try {
     parseListenAddress(address);
@@ -92,7 +90,7 @@ export default class RunnerCommand extends CronformCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
-    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'], flags['http-allowed-hosts']);
+    const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'] ?? false, flags['http-allowed-hosts']);
     const logger = createJsonLogger({ base: { component: 'runner' }, level: flags['log-level'] as LogLevel | undefined });
     const startedMs = systemClock.nowMs();
     // Listening from the start: a SIGTERM while the database is still unreachable ends the

@@ -23,7 +23,12 @@ export const ACTIVE_RUNS_TABLE_STATUSES: readonly RunStatus[] = [...UNFINISHED_S
 export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
-export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP';
+/**
+ * Why a run was SKIPPED. All but one are the scheduler's, decided before a run exists; MISSING_SECRET
+ * is the worker's under `cronform dev` only: the job references a `fromEnv` variable that is not set
+ * (a real runner fails such a run instead, see RunnerOptions.missingSecrets).
+ */
+export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET';
 
 /** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
 export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
-import type { AttemptStatus, RunStatus, TriggerType } from './run-vocabulary.js';
+import type { AttemptStatus, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
 
 /** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
 const CLAIM_LOCK_KEY = 0x63666d03;
@@ -206,8 +206,10 @@ export interface AttemptCompletion {
   runId: number;
   attempt: number;
   attemptStatus: Extract<AttemptStatus, 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED'>;
-  /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter) or CANCELLED. */
-  runStatus: Extract<RunStatus, 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED'>;
+  /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter), CANCELLED, or SKIPPED (with statusReason). */
+  runStatus: Extract<RunStatus, 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED' | 'SKIPPED'>;
+  /** Written to the run only when set (a SKIPPED run's reason); otherwise the run keeps its own. */
+  statusReason?: SkipReason | null;
   runAfter: Date | null;
   exitCode: number | null;
   httpStatus: number | null;
@@ -256,13 +258,14 @@ export async function completeAttempts(
             ${textArray(column((c) => c.stdoutTail))}::text[], ${textArray(column((c) => c.stderrTail))}::text[],
             ${instantArray(column((c) => c.finishedAt ?? now))}::timestamptz[],
             ${instantArray(column((c) => c.startedAt ?? null))}::timestamptz[],
-            ${instantArray(column((c) => c.claimedAt ?? null))}::timestamptz[])
-            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at, claimed_at)
+            ${instantArray(column((c) => c.claimedAt ?? null))}::timestamptz[],
+            ${textArray(column((c) => c.statusReason ?? null))}::text[])
+            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at, claimed_at, status_reason)
         ),
         done as (
           update schedule_runs r
-          set status = i.run_status, run_after = coalesce(i.run_after, r.run_after),
-              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED') then i.finished_at else null end,
+          set status = i.run_status, run_after = coalesce(i.run_after, r.run_after), status_reason = coalesce(i.status_reason, r.status_reason),
+              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED', 'SKIPPED') then i.finished_at else null end,
               -- The run's start is its first attempt's: replaced only when this attempt's claim set it.
               started_at = case when i.started_at is not null and r.started_at = i.claimed_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null

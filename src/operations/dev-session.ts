@@ -108,7 +108,9 @@ export class DevSession {
     const first = await timed(print, clock, `applying ${this.options.dir}/`, () => this.sync(), (plan) => `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}${plan.errors.length ? `, ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}` : ''}`);
     if (!planHasChanges(first) || first.errors.length > 0) await this.printNextRuns();
     await timed(print, clock, 'starting the runner', async () => {
-      this.runner = new Runner(this.database, { ...this.options, logger: this.options.logger });
+      // A fresh clone has no secrets: its jobs that need one end SKIPPED, naming what to set,
+      // instead of FAILED as on a real runner (README, Quick start).
+      this.runner = new Runner(this.database, { missingSecrets: 'skip', ...this.options, logger: this.options.logger });
       await this.runner.start();
     });
     await this.watch();

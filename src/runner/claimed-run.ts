@@ -7,6 +7,8 @@ import type { Definition } from '../compile/definition.js';
 import type { AttemptCompletion, ClaimedRun } from '../db/worker-queries.js';
 import { executeJob, type ExecuteOptions } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
+import { failedOutcome } from './executors/job-outcome.js';
+import { describeMissingSecrets, listMissingSecrets } from './executors/missing-secrets.js';
 import { createJobRedactor } from './executors/secret-redaction.js';
 import { runStatusAfterAttempt } from './policy/backoff.js';
 import type { Clock } from '../shared/clock.js';
@@ -24,6 +26,14 @@ export interface ExecutionSettings {
    * the engine benchmark, which measures claim/complete overhead with no-op jobs) may pass another.
    */
   execute?: typeof executeJob;
+  /**
+   * A run whose job needs a `{ fromEnv }` variable that is not set: 'fail' (the default, every real
+   * runner) lets the executor fail the attempt, retries and all, because on a runner a missing
+   * secret is a misconfiguration that must alert; 'skip' (`cronform dev`, where a fresh clone has
+   * no secrets) does not start the job and ends the run SKIPPED, reason MISSING_SECRET, with the
+   * attempt's error naming the variables to set.
+   */
+  missingSecrets?: 'fail' | 'skip';
 }
 
 export function runContextOf(run: ClaimedRun, definition: Definition): RunContext {
@@ -47,6 +57,10 @@ export function runContextOf(run: ClaimedRun, definition: Definition): RunContex
 export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, controller: AbortController, settings: ExecutionSettings): Promise<ExecutionOutcome> {
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
+  }
+  if (settings.missingSecrets === 'skip') {
+    const missing = listMissingSecrets(definition.job, settings.env);
+    if (missing.length > 0) return { ...failedOutcome(describeMissingSecrets(missing), 0), skipReason: 'MISSING_SECRET' };
   }
   const options: ExecuteOptions = {
     timeoutMs: definition.timeoutMs,
@@ -81,19 +95,23 @@ async function executeRedacted(execute: typeof executeJob, definition: Definitio
   return { ...outcome, error: redact(outcome.error), stdoutTail: redact(outcome.stdoutTail), stderrTail: redact(outcome.stderrTail) };
 }
 
-/** The outcome record of an attempt: its result, and the run's next status per its retry policy. */
+/** The outcome record of an attempt: its result, and the run's next status per its retry policy (or SKIPPED, when the job was skipped). */
 export function attemptCompletionOf(
   run: ClaimedRun,
   outcome: ExecutionOutcome,
   retry: Definition['retry'] | undefined,
   times: { startedMs: number | undefined; finishedMs: number },
 ): AttemptCompletion {
-  const { runStatus, runAfterMs } = runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, retry, times.finishedMs);
+  // A skipped job is not retried: nothing was tried, and what it lacks stays missing until someone sets it.
+  const { runStatus, runAfterMs } = outcome.skipReason
+    ? { runStatus: 'SKIPPED' as const, runAfterMs: null }
+    : runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, retry, times.finishedMs);
   return {
     runId: run.id,
     attempt: run.attempt,
     attemptStatus: outcome.status,
     runStatus,
+    ...(outcome.skipReason ? { statusReason: outcome.skipReason } : {}),
     runAfter: runAfterMs === null ? null : new Date(runAfterMs),
     exitCode: outcome.exitCode,
     httpStatus: outcome.httpStatus,

@@ -31,6 +31,8 @@ export function createRunLog(logger: Logger): RunObserver {
       const fields = { attemptStatus: outcome.status, durationMs, exitCode: outcome.exitCode ?? undefined, httpStatus: outcome.httpStatus ?? undefined, error: outcome.error ?? undefined };
       const line = ofClaimed(run);
       if (runStatus === null) line.warn('attempt finished; outcome not recorded: the run was cancelled or taken over meanwhile', fields);
+      // The error is the point here ("set NOTION_TOKEN to enable this job"), so it leads the line.
+      else if (outcome.skipReason && runStatus === 'SKIPPED') line.warn(`job not run; run SKIPPED: ${outcome.error ?? outcome.skipReason}`, { status: runStatus, reason: outcome.skipReason });
       else if (runStatus === 'SUCCESS') line.info('attempt finished; run SUCCESS', { ...fields, status: runStatus });
       else line.warn(`attempt finished; run ${runStatus}`, { ...fields, status: runStatus });
     },

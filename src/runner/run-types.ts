@@ -41,6 +41,11 @@ export interface ExecutionOutcome {
   stdoutTail: string | null;
   stderrTail: string | null;
   durationMs: number;
+  /**
+   * Set when the job was not run on purpose and the run ends SKIPPED with this reason instead of
+   * per the attempt's status (`cronform dev` and a missing `fromEnv` variable); `error` says why.
+   */
+  skipReason?: Extract<SkipReason, 'MISSING_SECRET'>;
 }
 
 export function idempotencyKeyFor(schedule: string, scheduledForMs: number, trigger: TriggerType): string {

@@ -53,6 +53,8 @@ export interface RunnerOptions {
   version?: string;
   /** Replaces the job executors (library embedding, engine benchmark). */
   execute?: WorkerOptions['execute'];
+  /** A job needing an unset `fromEnv` variable: 'fail' (default) or, for `cronform dev` only, 'skip' (see ExecutionSettings). */
+  missingSecrets?: WorkerOptions['missingSecrets'];
   /** Alert evaluation (README "Alerts"): on by default every 30 s; false turns it off. */
   alerts?: false | { intervalMs?: number; noRunnerAlertAfterMs?: number; delivery?: AlertEvaluatorOptions['delivery'] };
   /**
@@ -132,6 +134,7 @@ export class Runner {
         processGroups: this.reaper,
         observer: this.observer,
         ...(options.execute ? { execute: options.execute } : {}),
+        ...(options.missingSecrets ? { missingSecrets: options.missingSecrets } : {}),
       },
       this.policy,
       this.definitions,

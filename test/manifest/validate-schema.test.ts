@@ -21,6 +21,7 @@ describe('the example manifests in schedules/', () => {
       'cleanup.yaml',
       'daily-report.yaml',
       'health-check.yaml',
+      'hello.yaml',
       'hourly-aggregation.yaml',
       'policy.yaml',
       'reconciliation.yaml',

@@ -26,6 +26,8 @@ const EXPLAINED_BY_LAST_ATTEMPT = new Set(['FAILED', 'RETRY_PENDING', 'CANCELLED
 
 /** The stored reason, else, for a run that stopped on a failed attempt, that attempt's failure. */
 export function describeRunReason(status: string, statusReason: string | null, lastAttempt: Omit<AttemptOutcomeRow, 'attempt'> | null): string | null {
+  // A run `cronform dev` skipped for a missing secret: the code alone does not say which variable to set; its attempt's error does.
+  if (statusReason === 'MISSING_SECRET' && status === 'SKIPPED' && lastAttempt?.error) return `${statusReason}: ${lastAttempt.error}`;
   if (statusReason !== null) return statusReason;
   return lastAttempt && EXPLAINED_BY_LAST_ATTEMPT.has(status) ? describeAttemptFailure(lastAttempt) : null;
 }

@@ -1,4 +1,5 @@
 import type { EnvValue } from '../../compile/definition.js';
+import { describeMissingSecrets } from './missing-secrets.js';
 import { substitutePlaceholders, type PlaceholderName, type Prepared } from './placeholders.js';
 
 /**
@@ -25,8 +26,6 @@ export function resolveValues(
       else resolved[key] = secret;
     }
   }
-  // The fix is on the runner's side, so the message says what to do there: set it, then the job can run.
-  if (missing.length === 1) return { ok: false, error: `environment variable ${missing[0]} is not set on this runner: set ${missing[0]} to enable this job` };
-  if (missing.length > 1) return { ok: false, error: `environment variables ${missing.join(', ')} are not set on this runner: set them to enable this job` };
+  if (missing.length > 0) return { ok: false, error: describeMissingSecrets(missing) };
   return { ok: true, value: resolved };
 }

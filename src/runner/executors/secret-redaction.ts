@@ -1,4 +1,5 @@
-import type { EnvValue, JobDefinition } from '../../compile/definition.js';
+import type { JobDefinition } from '../../compile/definition.js';
+import { fromEnvReferencesOf } from './missing-secrets.js';
 
 /**
  * Removes the values a job received by reference (`{ fromEnv: NAME }`) from what the runner keeps
@@ -99,13 +100,10 @@ export function pieceBytes(piece: OutputPiece): Buffer {
 
 /** The values of the job's `{ fromEnv }` references that are set in the runner's environment. */
 export function createJobRedactor(job: JobDefinition, runnerEnv: NodeJS.ProcessEnv): SecretRedactor {
-  // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
-  const references: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.headers;
   const secrets: Array<{ name: string; value: string }> = [];
-  for (const value of Object.values(references ?? {})) {
-    if (typeof value === 'string') continue;
-    const secret = runnerEnv[value.fromEnv];
-    if (secret !== undefined) secrets.push({ name: value.fromEnv, value: secret });
+  for (const name of fromEnvReferencesOf(job)) {
+    const secret = runnerEnv[name];
+    if (secret !== undefined) secrets.push({ name, value: secret });
   }
   return secrets.length === 0 ? NO_SECRETS : new SecretRedactor(secrets);
 }

@@ -30,6 +30,7 @@ export const TRANSITIONS: readonly TransitionEdge[] = [
   { from: 'RUNNING', to: 'FAILED', by: 'attempt failed or timed out with no attempt left; stall with onStall fail or no attempt left' },
   { from: 'RUNNING', to: 'RETRY_PENDING', by: 'attempt failed, timed out or stalled (onStall retry) with attempts left' },
   { from: 'RUNNING', to: 'CANCELLED', by: 'cancel (the process group is killed)' },
+  { from: 'RUNNING', to: 'SKIPPED', by: 'cronform dev only: the job needs a fromEnv variable that is not set (reason MISSING_SECRET; a real runner fails it)' },
   { from: 'RUNNING', to: 'MANUAL_REQUIRED', by: 'reconcile: lease expired with onStall manual' },
   {
     from: 'RUNNING',

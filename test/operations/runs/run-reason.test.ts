@@ -15,6 +15,13 @@ describe('describeRunReason', () => {
     { name: 'a succeeded attempt explains nothing', status: 'FAILED', reason: null, last: attempt({ status: 'SUCCEEDED', exitCode: 0 }), expected: null },
     { name: 'a run queued again by retry is not explained by its old error', status: 'QUEUED', reason: null, last: attempt({ error: 'exited with code 1' }), expected: null },
     { name: 'no attempt', status: 'FAILED', reason: null, last: null, expected: null },
+    {
+      name: 'a run dev skipped for a missing secret names the variable',
+      status: 'SKIPPED',
+      reason: 'MISSING_SECRET',
+      last: attempt({ error: 'environment variable K is not set on this runner: set K to enable this job' }),
+      expected: 'MISSING_SECRET: environment variable K is not set on this runner: set K to enable this job',
+    },
   ])('$name', ({ status, reason, last, expected }) => {
     expect(describeRunReason(status, reason, last)).toBe(expected);
   });

@@ -1,0 +1,26 @@
+import type { EnvValue, JobDefinition } from '../../compile/definition.js';
+
+/** The job's `{ fromEnv }` references (command env, http headers): the runner's variable names, in manifest order. */
+export function fromEnvReferencesOf(job: JobDefinition): string[] {
+  // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
+  const values: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.headers;
+  const names: string[] = [];
+  for (const value of Object.values(values ?? {})) {
+    if (typeof value !== 'string' && !names.includes(value.fromEnv)) names.push(value.fromEnv);
+  }
+  return names;
+}
+
+/** The variables the job references with `{ fromEnv }` that are not set in `runnerEnv`. */
+export function listMissingSecrets(job: JobDefinition, runnerEnv: NodeJS.ProcessEnv): string[] {
+  return fromEnvReferencesOf(job).filter((name) => runnerEnv[name] === undefined);
+}
+
+/**
+ * The fix is on the runner's side, so the message says what to do there: set it, then the job can
+ * run. Every missing variable is named at once, so one fix makes the job runnable.
+ */
+export function describeMissingSecrets(names: readonly string[]): string {
+  if (names.length === 1) return `environment variable ${names[0]} is not set on this runner: set ${names[0]} to enable this job`;
+  return `environment variables ${names.join(', ')} are not set on this runner: set them to enable this job`;
+}
