@@ -240,6 +240,14 @@ export interface MutatedManifest {
   edits: string[];
 }
 
+/** The examples parsed once: the thousands of mutations each edit a copy. */
+const parsedExamples = new Map<string, Record<string, unknown>>();
+function parsedExample(text: string): Record<string, unknown> {
+  let document = parsedExamples.get(text);
+  if (document === undefined) parsedExamples.set(text, (document = parse(text) as Record<string, unknown>));
+  return document;
+}
+
 /** A mutated example; line edits (duplicate, delete, re-indent a line) are applied to the YAML text. */
 export const mutatedManifest: fc.Arbitrary<MutatedManifest> = fc
   .tuple(
@@ -248,7 +256,7 @@ export const mutatedManifest: fc.Arbitrary<MutatedManifest> = fc
     fc.option(fc.tuple(fc.constantFrom('duplicate', 'delete', 'indent', 'dedent'), fc.nat()), { freq: 4 }),
   )
   .map(([source, mutations, lineEdit]) => {
-    const document = parse(source.text) as Record<string, unknown>;
+    const document = structuredClone(parsedExample(source.text));
     for (const m of mutations) m.apply(document);
     let text = stringify(document);
     const edits = mutations.map((m) => m.describe);

@@ -1,7 +1,8 @@
 /**
  * Concurrent applies on real PostgreSQL (SPEC §6): the built CLI in real child processes, started
  * at the same moment, serialized by the advisory lock; and a held lock making apply give up cleanly.
- * The only waiting is on child processes and on the database, never a sleep.
+ * The only waiting is on child processes and on the database, never a sleep. What only sets the
+ * scene (the plans, a first apply, the apply after the lock is released) runs in-process.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { asc, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import ApplyCommand from '../../src/commands/apply.js';
+import PlanCommand from '../../src/commands/plan.js';
 import type { Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { auditLog, scheduleVersions, schedules } from '../../src/db/schema.js';
@@ -19,6 +22,7 @@ import type { Plan } from '../../src/plan/plan-types.js';
 import { parsePlanJson } from '../../src/plan/render-json.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { inWorkingDirectory, runCommand, type Runnable } from '../support/run-command.js';
 import { dumpDatabase } from './database-dump.js';
 import { PLAN_NOW_MS, scheduleSource } from './plan-apply-manifests.js';
 import { ALICE, PlanApplyDriver } from './plan-apply.suite.js';
@@ -111,10 +115,15 @@ describe.runIf(postgresServerUrl)('concurrent apply on PostgreSQL', () => {
   });
 
   const cli = (...args: string[]) => runCli([...args, '--database-url', server.url], workDir);
+  /** The same command in-process, where its process is not what the test is about. */
+  const inProcess = async (command: Runnable, ...args: string[]) => {
+    const result = await inWorkingDirectory(workDir, () => runCommand(command, [...args, '--database-url', server.url]));
+    return { code: result.exitCode, message: result.message };
+  };
   const readPlan = (file: string) => parsePlanJson(readFileSync(path.join(workDir, file), 'utf8'));
 
   it('two applies of one plan started together: one applies it, the other is refused as already applied (exit 4)', async () => {
-    const planned = await cli('plan', '--out', 'plan.json');
+    const planned = await inProcess(PlanCommand, '--out', 'plan.json');
     expect(planned.code).toBe(0);
     const plan = readPlan('plan.json');
     expect(plan.changes.map((c) => c.action)).toEqual(Array(plan.changes.length).fill('create'));
@@ -137,7 +146,7 @@ describe.runIf(postgresServerUrl)('concurrent apply on PostgreSQL', () => {
   });
 
   it('two different plans applied together: one applies, the other is refused as stale naming the schedule and the winner (exit 4)', async () => {
-    expect((await cli('apply', '--auto-approve', '--actor', 'bootstrap')).code).toBe(0);
+    expect((await inProcess(ApplyCommand, '--auto-approve', '--actor', 'bootstrap')).code).toBe(0);
     const report = readFileSync(path.join(workDir, 'schedules', 'daily-report.yaml'), 'utf8');
     const weekly = readFileSync(path.join(workDir, 'schedules', 'weekly-report.yaml'), 'utf8');
     expect(report).toContain('cron: "30 19 * * *"');
@@ -147,8 +156,8 @@ describe.runIf(postgresServerUrl)('concurrent apply on PostgreSQL', () => {
     }
     // B also touches weekly-report, so the two plans differ in more than one value.
     writeFileSync(path.join(workDir, 'schedules-b', 'weekly-report.yaml'), weekly.replace(/timeout: \S+/, 'timeout: 25m'));
-    expect((await cli('plan', '--dir', 'schedules-a', '--out', 'a.json')).code).toBe(0);
-    expect((await cli('plan', '--dir', 'schedules-b', '--out', 'b.json')).code).toBe(0);
+    expect((await inProcess(PlanCommand, '--dir', 'schedules-a', '--out', 'a.json')).code).toBe(0);
+    expect((await inProcess(PlanCommand, '--dir', 'schedules-b', '--out', 'b.json')).code).toBe(0);
     const plans = { a: readPlan('a.json'), b: readPlan('b.json') };
     expect(plans.a.changes.map((c) => `${c.action} ${c.name}`)).toEqual(['update daily-report']);
     expect(plans.b.changes.map((c) => `${c.action} ${c.name}`).sort()).toEqual(['update daily-report', 'update weekly-report']);
@@ -176,7 +185,7 @@ describe.runIf(postgresServerUrl)('concurrent apply on PostgreSQL', () => {
   });
 
   it('gives up after --lock-timeout while another transaction holds the apply lock (exit 5), writing nothing', async () => {
-    expect((await cli('plan', '--out', 'plan.json')).code).toBe(0);
+    expect((await inProcess(PlanCommand, '--out', 'plan.json')).code).toBe(0);
     const holder = new pg.Client({ connectionString: server.url });
     await holder.connect();
     try {
@@ -196,7 +205,7 @@ describe.runIf(postgresServerUrl)('concurrent apply on PostgreSQL', () => {
       await holder.end();
     }
     // The lock was the only obstacle: released, the same plan applies.
-    expect((await cli('apply', 'plan.json', '--auto-approve', '--lock-timeout', '1s')).code).toBe(0);
+    expect((await inProcess(ApplyCommand, 'plan.json', '--auto-approve', '--lock-timeout', '1s')).code).toBe(0);
     await expectContiguousVersions(database);
   });
 

@@ -1,9 +1,10 @@
 /**
  * plan reads the database on a worker thread (stored-state-reader.ts), which also tallies the
- * stored totals and finds the herds, and runs compiled JavaScript: this runs the built CLI (`npm
- * run build` first) against embedded PGlite and against PostgreSQL and checks that its plan is the
- * one planAgainstDatabase makes in-process, from the same database at the same instant, byte for
- * byte.
+ * stored totals and finds the herds, and runs compiled JavaScript: this runs the built CLI's plan
+ * (`npm run build` first) against embedded PGlite and against PostgreSQL and checks that its plan
+ * is the one planAgainstDatabase makes in-process, from the same database at the same instant, byte
+ * for byte. The database under it starts from the run's migrated image or template and is filled by
+ * an in-process apply: only the plan is the built CLI's.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -12,11 +13,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isDistStale } from '../../bench/shared/built-dist.js';
+import ApplyCommand from '../../src/commands/apply.js';
+import { DEFAULT_DATA_DIR } from '../../src/db/client.js';
 import { withDatabase } from '../../src/operations/database.js';
 import { loadDesired, planAgainstDatabase } from '../../src/operations/plan.js';
 import { parsePlanJson, renderPlanJson } from '../../src/plan/render-json.js';
 import { scheduleSource } from './plan-apply-manifests.js';
-import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { createPostgresDatabase, postgresServerUrl, seedEmbeddedDatabase, type TestPostgres } from '../support/databases.js';
+import { inWorkingDirectory, runCommand } from '../support/run-command.js';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'run.js');
 
@@ -31,9 +35,9 @@ function runCli(cwd: string, args: string[], databaseUrl?: string): { status: nu
 async function expectSamePlanAsInProcess(workspace: string, write: (name: string, spec?: Record<string, unknown>) => void, databaseUrl?: string): Promise<void> {
   const herd = Array.from({ length: 12 }, (_, i) => `herd-${i}`);
   for (const name of ['billing-sync', 'nightly-report', 'old-cleanup', 'hourly-probe', ...herd]) write(name, name.startsWith('herd-') ? { cron: '0 4 * * *' } : {});
-  if (databaseUrl) expect(runCli(workspace, ['migrate'], databaseUrl).status).toBe(0);
-  const applied = runCli(workspace, ['apply', '--auto-approve'], databaseUrl);
-  expect(applied.status, applied.stderr).toBe(0);
+  if (!databaseUrl) await seedEmbeddedDatabase(path.join(workspace, DEFAULT_DATA_DIR));
+  const applied = await inWorkingDirectory(workspace, () => runCommand(ApplyCommand, ['--auto-approve', ...(databaseUrl ? ['--database-url', databaseUrl] : [])]));
+  expect(applied.exitCode, applied.message).toBe(0);
   write('nightly-report', { cron: '30 4 * * *', timezone: 'Europe/Berlin' });
   write('hourly-probe', { cron: '0 * * * *', timeout: '2h' });
   write('new-export', { cron: '*/15 * * * *' });
@@ -97,7 +101,7 @@ describe('plan on embedded PGlite and on PostgreSQL, built CLI', () => {
     });
 
     it('makes the plan planAgainstDatabase makes in-process', async () => {
-      postgres = await createPostgresDatabase({ migrated: false });
+      postgres = await createPostgresDatabase();
       await expectSamePlanAsInProcess(workspace, write, postgres.url);
     }, 60_000);
 

@@ -2,13 +2,17 @@
  * The workflows users copy: valid YAML, the triggers and guarantees the GitOps guide promises, and
  * every `cronform` invocation in a `run:` script names a command and flags that exist. Each
  * invocation's command runs with `--help` on the CLI built from this source tree (dist/, built once
- * per run by the system project's globalSetup).
+ * per run by the system project's globalSetup), through oclif's own argv routing, in-process: a
+ * process per invocation would only test Node's start-up again (exit-codes-cli and command-table
+ * spawn bin/run.js).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run } from '@oclif/core';
+import { captureOutput } from '@oclif/test';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { commands } from '../../../src/commands/index.js';
@@ -206,12 +210,12 @@ describe('the GitOps workflows', () => {
 });
 
 describe('the built CLI', () => {
-  // dist/ is built once per run by the system project's globalSetup (test/support/built-cli-setup.ts).
-  const cli = path.join(repoRoot, 'bin', 'run.js');
-
-  it.each(invocations)('$workflow: $line --help', ({ args, idWords }) => {
-    const result = spawnSync(process.execPath, [cli, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    expect(result.status, result.stderr).toBe(0);
+  // dist/ is built once per run by the system project's globalSetup (test/support/built-cli-setup.ts);
+  // package.json points oclif at its command table (dist/commands/index.js).
+  it.each(invocations)('$workflow: $line --help', async ({ args, idWords }) => {
+    const result = await captureOutput(() => run([...args, '--help'], repoRoot));
+    const status = (result.error as { oclif?: { exit?: number } } | undefined)?.oclif?.exit ?? (result.error ? -1 : 0);
+    expect(status, result.error?.message ?? result.stderr).toBe(0);
     expect(result.stdout).toContain('USAGE');
     expect(result.stdout).toContain(`$ cronform ${idWords.join(' ')}`);
   });
