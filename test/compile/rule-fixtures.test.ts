@@ -61,7 +61,7 @@ describe('semantic rule fixtures', () => {
     expect((await check('cf021-never-fires.yaml')).schedules).toEqual([]);
     const examples = await validateManifests(['schedules'], { cwd: repoRoot, nowMs });
     expect(examples.diagnostics).toEqual([]);
-    expect(examples.schedules.map((s) => s.definition.name).sort()).toEqual(['api-health-check', 'daily-report', 'hourly-aggregation', 'payment-reconciliation', 'storage-cleanup', 'weekly-report']);
+    expect(examples.schedules.map((s) => s.definition.name).sort()).toEqual(['api-health-check', 'daily-report', 'hello', 'hourly-aggregation', 'payment-reconciliation', 'storage-cleanup', 'weekly-report']);
     expect(examples.policy.source?.file).toBe('schedules/policy.yaml');
   });
 });
