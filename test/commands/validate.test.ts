@@ -61,7 +61,7 @@ describe('cronform validate', () => {
   it('accepts the example schedules with exit 0 and a summary', async () => {
     const { stdout, exitCode } = await validate(path.join(repoRoot, 'schedules'));
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(/✔ no problems in 8 files · 7 schedules compiled · [\d.,]+ runs\/day on average \(busiest days add up to \d+\)/);
+    expect(stdout).toMatch(/✔ no problems in 8 files · 7 schedules compiled · [\d.,]+ runs\/day on average \(busiest days add up to [\d,]+\)/);
   });
 
   it('counts one compiled schedule in the singular', async () => {
