@@ -61,7 +61,8 @@ export function successfulJobsRunAgain(jobLog, attempts, timeoutMsOf, killedBy, 
   return { afterKill, stoppedAtDeadline, unexcused };
 }
 
-function groupBy(items, keyOf) {
+/** Items in lists by key, in their order (also used by verdicts.js). */
+export function groupBy(items, keyOf) {
   const groups = new Map();
   for (const item of items) {
     const key = keyOf(item);

@@ -9,7 +9,7 @@ import { calendarForDefinition } from '../../dist/time/timing-cache.js';
 import { nextSlot, slotsBetween } from '../../dist/time/slots.js';
 import { jitterFor } from '../../dist/runner/policy/jitter.js';
 import { DEFAULT_SLOT_LOOKAHEAD_MS } from '../../dist/runner/runner.js';
-import { successfulJobsRunAgain } from './reruns.js';
+import { groupBy, successfulJobsRunAgain } from './reruns.js';
 
 const ms = (value) => (value === null || value === undefined ? null : value instanceof Date ? value.getTime() : Date.parse(value));
 
@@ -455,13 +455,3 @@ function matchProcess(runner, processes) {
   return processes.filter((p) => p.pid === runner.pid && p.startedMs <= runner.startedMs + 1000).sort((a, b) => b.startedMs - a.startedMs)[0];
 }
 
-function groupBy(items, keyOf) {
-  const groups = new Map();
-  for (const item of items) {
-    const key = keyOf(item);
-    const list = groups.get(key);
-    if (list) list.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
