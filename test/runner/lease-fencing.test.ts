@@ -27,6 +27,18 @@ async function queueManualRun(database: Database, atIso: string): Promise<void> 
   );
 }
 
+/** Schedule `elsewhere` applied at t0, and another runner's RUNNING attempt of it whose lease expires at t0 + 2 s. */
+async function seedOtherRunnersAttempt(database: Database, t0: number): Promise<void> {
+  await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
+    await database.db.execute(
+      sql`with run as (
+            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
+            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
+            returning id)
+          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
+    );
+}
+
 describe('leases of a runner cut off from the database', () => {
   let database: Database | undefined;
   afterEach(async () => {
@@ -83,15 +95,7 @@ describe('leases of a runner cut off from the database', () => {
   it('after being cut off for longer than a lease, a runner waits one more lease before declaring other runners\' attempts stalled', async () => {
     database = await createPgliteDatabase();
     const t0 = Date.parse('2026-11-29T12:00:00Z');
-    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
-    // Another runner's attempt, its lease due to expire at t0 + 2 s.
-    await database.db.execute(
-      sql`with run as (
-            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
-            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
-            returning id)
-          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
-    );
+    await seedOtherRunnersAttempt(database, t0);
     const clock = new ManualClock(t0);
     const runner = new Runner(database, { clock, concurrency: 1, leaseMs: 3_000, reconcileIntervalMs: 10_000, baseDir: process.cwd(), env: process.env });
     const status = async () => (await queryRows<{ status: string }>(database!.db, sql`select status from schedule_runs`))[0]?.status;
@@ -111,14 +115,7 @@ describe('leases of a runner cut off from the database', () => {
   it('counts that lease from the heartbeat that got through, not from the start of a tick that waited for the database', async () => {
     database = await createPgliteDatabase();
     const t0 = Date.parse('2026-11-29T12:00:00Z');
-    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
-    await database.db.execute(
-      sql`with run as (
-            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
-            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
-            returning id)
-          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
-    );
+    await seedOtherRunnersAttempt(database, t0);
     // The runner's transactions wait while `gate` is closed: the database is unreachable.
     let gate: Promise<void> | undefined;
     const real = database;
@@ -157,14 +154,7 @@ describe('leases of a runner cut off from the database', () => {
   it('a runner that started during the outage waits that lease too, from its first heartbeat', async () => {
     database = await createPgliteDatabase();
     const t0 = Date.parse('2026-11-29T12:00:00Z');
-    await applyManifests(database, { 'a.yaml': scheduleManifest('elsewhere', { cron: '0 0 1 1 *', timeout: '10m' }) }, t0);
-    await database.db.execute(
-      sql`with run as (
-            insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
-            select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
-            returning id)
-          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
-    );
+    await seedOtherRunnersAttempt(database, t0);
     // Started at t0, the database unreachable until 10 s: its first tick gets through then.
     const clock = new ManualClock(t0);
     const runner = new Runner(database, { clock, concurrency: 1, leaseMs: 3_000, reconcileIntervalMs: 10_000, baseDir: process.cwd(), env: process.env, reachingDatabaseSinceMs: t0 });
