@@ -54,8 +54,9 @@ export function parseSimpleManifest(source: ManifestSource, reference: Reference
     // Values only: positions other than the roots' are read again when asked for (see below).
     const trees = new SimpleReader(source.text, lineStarts, false).readStream();
     if (trees === undefined || trees.length > MAX_DOCUMENTS) return undefined;
+    const rereading = createSourceRereading(source, reference);
     const documents = trees.map((tree, index): ParsedDocument => {
-      return { file: source.file, index, value: tree.value, ...createRereadingLocator(source, index, positionAt(lineStarts, tree.start), reference) };
+      return { file: source.file, index, value: tree.value, ...createRereadingLocator(rereading, index, positionAt(lineStarts, tree.start)) };
     });
     return { documents, diagnostics: [] };
   } catch {
@@ -75,32 +76,52 @@ export function parseSimpleManifest(source: ManifestSource, reference: Reference
  * document is missing, not a mapping or elsewhere), the positions come from `reference` instead, and
  * failing that every path points at the root: a diagnostic a line off beats a crash of validate.
  */
-export function createRereadingLocator(source: ManifestSource, index: number, root: SourcePosition, reference: ReferenceParser): Locator {
+export function createRereadingLocator(rereading: SourceRereading, index: number, root: SourcePosition): Locator {
   let tree: Locator | undefined;
-  const locator = () => (tree ??= readTreeLocator(source, index, root) ?? findReferenceLocator(source, index, reference) ?? locateAtRoot(root));
+  const locator = () => (tree ??= rereading.treeLocator(index, root) ?? rereading.referenceLocator(index) ?? locateAtRoot(root));
   return {
     locate: (path, target) => (path.length === 0 ? { line: root.line, column: root.column } : locator().locate(path, target)),
     locateInScalar: (path, offset) => locator().locateInScalar(path, offset),
   };
 }
 
-/** The tree locator of document `index` read again; undefined when it is not the document first read. */
-function readTreeLocator(source: ManifestSource, index: number, root: SourcePosition): Locator | undefined {
-  try {
-    const lineStarts = countLines(source.text);
-    if (lineStarts === undefined) return undefined;
-    const tree = new SimpleReader(source.text, lineStarts, true).readStream()?.[index];
-    if (tree === undefined || typeof tree.node === 'number' || tree.node.kind !== 'map') return undefined;
-    const start = positionAt(lineStarts, tree.start);
-    if (start.line !== root.line || start.column !== root.column) return undefined;
-    return createTreeLocator(tree.node, tree.value, lineStarts, source.text);
-  } catch {
-    return undefined;
-  }
+/**
+ * The second reading of one file, shared by the locators of all its documents: the file is read again
+ * (and, failing that, parsed by `reference`) at most once, however many of its documents ask for a
+ * position. Reading it per document made a file of n documents cost n readings, quadratic in n.
+ */
+export interface SourceRereading {
+  treeLocator(index: number, root: SourcePosition): Locator | undefined;
+  referenceLocator(index: number): Locator | undefined;
 }
 
-function findReferenceLocator(source: ManifestSource, index: number, reference: ReferenceParser): Locator | undefined {
-  return reference(source).documents.find((doc) => doc.index === index);
+export function createSourceRereading(source: ManifestSource, reference: ReferenceParser): SourceRereading {
+  let reading: { trees: ReturnType<SimpleReader['readStream']>; lineStarts: number[] } | null | undefined;
+  let referenceDocuments: ParsedDocument[] | undefined;
+  const read = () => {
+    if (reading !== undefined) return reading;
+    try {
+      const lineStarts = countLines(source.text);
+      reading = lineStarts === undefined ? null : { trees: new SimpleReader(source.text, lineStarts, true).readStream(), lineStarts };
+    } catch {
+      reading = null;
+    }
+    return reading;
+  };
+  return {
+    treeLocator(index, root) {
+      const stream = read();
+      const tree = stream?.trees?.[index];
+      if (stream === null || tree === undefined || typeof tree.node === 'number' || tree.node.kind !== 'map') return undefined;
+      const start = positionAt(stream.lineStarts, tree.start);
+      if (start.line !== root.line || start.column !== root.column) return undefined;
+      return createTreeLocator(tree.node, tree.value, stream.lineStarts, source.text);
+    },
+    referenceLocator(index) {
+      referenceDocuments ??= reference(source).documents;
+      return referenceDocuments.find((doc) => doc.index === index);
+    },
+  };
 }
 
 function locateAtRoot(root: SourcePosition): Locator {

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRandom } from '../../bench/shared/seeded-random.js';
 import { generateManifests } from '../../bench/validate/generate.js';
 import { parseManifestWithYaml } from '../../src/manifest/parse.js';
-import { createRereadingLocator } from '../../src/manifest/parse-simple.js';
+import { createRereadingLocator, createSourceRereading, type ReferenceParser } from '../../src/manifest/parse-simple.js';
 import type { ManifestSource } from '../../src/manifest/parsed-document.js';
 import { runOptions } from '../hostile/run-options.js';
 import { repoRoot } from './check-manifests.js';
@@ -109,10 +109,12 @@ describe('parser fast path agrees with yaml', () => {
 // reader; these hand it a text or a root that disagree on purpose.
 describe('a fast-path document whose text reads differently the second time', () => {
   const root = { line: 1, column: 1 };
+  const locatorOf = (source: ManifestSource, index: number, at: typeof root, reference: ReferenceParser) =>
+    createRereadingLocator(createSourceRereading(source, reference), index, at);
 
   it('reads the text again, not yaml, when both readings agree', () => {
     const reference = vi.fn(parseManifestWithYaml);
-    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: 1\nb: [x, "q"]\n' }, 0, root, reference);
+    const locator = locatorOf({ file: 'm.yaml', text: 'a: 1\nb: [x, "q"]\n' }, 0, root, reference);
     expect(locator.locate(['b', 1])).toEqual({ line: 2, column: 8 });
     expect(reference).not.toHaveBeenCalled();
   });
@@ -120,7 +122,7 @@ describe('a fast-path document whose text reads differently the second time', ()
   it('takes its positions from yaml when the second reading declines', () => {
     // The anchor is outside the fast path's subset, so reading it again gives up, as a bug would.
     const reference = vi.fn(parseManifestWithYaml);
-    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: &x 1\nb: [*x, "q"]\n' }, 0, root, reference);
+    const locator = locatorOf({ file: 'm.yaml', text: 'a: &x 1\nb: [*x, "q"]\n' }, 0, root, reference);
     expect(locator.locate(['b', 1])).toEqual({ line: 2, column: 9 });
     expect(locator.locate(['b', 0], 'value')).toEqual({ line: 2, column: 5 });
     expect(locator.locateInScalar(['b', 1], 0)).toEqual({ line: 2, column: 10 });
@@ -131,13 +133,24 @@ describe('a fast-path document whose text reads differently the second time', ()
 
   it('takes its positions from yaml when the document starts elsewhere', () => {
     const reference = vi.fn(parseManifestWithYaml);
-    const locator = createRereadingLocator({ file: 'm.yaml', text: '# c\na: 1\n' }, 0, root, reference);
+    const locator = locatorOf({ file: 'm.yaml', text: '# c\na: 1\n' }, 0, root, reference);
     expect(locator.locate(['a'], 'value')).toEqual({ line: 2, column: 4 });
     expect(reference).toHaveBeenCalledTimes(1);
   });
 
+  it('reads a file again once for all its documents, not once per document', () => {
+    const reference = vi.fn(parseManifestWithYaml);
+    const source = { file: 'm.yaml', text: 'a: &x 1\n---\nb: [*x]\n---\nc: 3\n' };
+    const rereading = createSourceRereading(source, reference);
+    const roots = [root, { line: 3, column: 1 }, { line: 5, column: 1 }];
+    const keys = ['a', 'b', 'c'];
+    const positions = roots.map((at, index) => createRereadingLocator(rereading, index, at).locate([keys[index]!], 'key'));
+    expect(positions).toEqual([{ line: 1, column: 1 }, { line: 3, column: 1 }, { line: 5, column: 1 }]);
+    expect(reference).toHaveBeenCalledTimes(1);
+  });
+
   it('points every path at the root when yaml has no such document either', () => {
-    const locator = createRereadingLocator({ file: 'm.yaml', text: 'a: 1\n' }, 1, { line: 3, column: 1 }, parseManifestWithYaml);
+    const locator = locatorOf({ file: 'm.yaml', text: 'a: 1\n' }, 1, { line: 3, column: 1 }, parseManifestWithYaml);
     expect(locator.locate(['a'], 'key')).toEqual({ line: 3, column: 1 });
     expect(locator.locateInScalar(['a'], 2)).toEqual({ line: 3, column: 1 });
   });
