@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { queryRows, type Database } from './client.js';
 
@@ -56,23 +55,50 @@ export interface MigrationResult extends SchemaStatus {
 }
 
 export async function migrateDatabase(database: Database): Promise<MigrationResult> {
-  // Read outside the PostgreSQL lock: a concurrent `migrate` can only make appliedNow name a
-  // migration the other one applied; the schema ends the same either way.
-  const before = await readSchemaStatus(database);
   if (database.engine === 'pglite') {
+    // One process owns an embedded database, so nothing applies migrations between the two reads.
+    const before = await readSchemaStatus(database);
     const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
-  } else {
-    const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
-    await database.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
-    try {
-      await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
-    } finally {
-      await database.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
-    }
+    const after = await readSchemaStatus(database);
+    return { ...after, appliedNow: before.pending.filter((tag) => !after.pending.includes(tag)) };
   }
+  const appliedMillis = await migratePostgres(database);
   const after = await readSchemaStatus(database);
-  return { ...after, appliedNow: before.pending.filter((tag) => !after.pending.includes(tag)) };
+  const tags = new Map(readJournal().map((entry) => [entry.when, entry.tag]));
+  return { ...after, appliedNow: appliedMillis.map((when) => tags.get(when) ?? String(when)) };
+}
+
+/**
+ * drizzle's PostgreSQL migrator (`dialect.migrate`), run in ONE transaction that first takes a
+ * transaction-scoped advisory lock. drizzle's own runs three statements (schema, table, last
+ * applied) outside its transaction, so serializing concurrent runs took a session-level lock held
+ * across them, and that needs every statement on one server connection: not true of a pool, and
+ * never true behind PgBouncer in transaction mode, where the lock and its unlock may reach
+ * different server connections and the lock then outlives the command. Here the lock ends with the
+ * transaction whatever happens, and a second `migrate` waits for it, then finds nothing to do
+ * (so `appliedNow` names only what this call applied). Returns the applied migrations' `when`.
+ * Same table, same rows (hash, folderMillis) as drizzle's: `test/db/migrate-postgres.test.ts`
+ * holds the two to the same result.
+ */
+async function migratePostgres(database: Database): Promise<number[]> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
+    const [last] = await queryRows<{ created_at: string | number | null }>(tx, sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`);
+    const lastApplied = last ? Number(last.created_at) : undefined;
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (lastApplied !== undefined && lastApplied >= migration.folderMillis) continue;
+      for (const statement of migration.sql) await tx.execute(sql.raw(statement));
+      await tx.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`);
+      applied.push(migration.folderMillis);
+    }
+    return applied;
+  });
 }
 
 export class SchemaBehindError extends Error {
