@@ -46,6 +46,7 @@ const system = [
   'test/db/connection-loss-postgres.test.ts',
   'test/db/migrations-drift.test.ts',
   'test/db/pglite-server.test.ts',
+  'test/db/pgbouncer.test.ts',
   'test/github/**/*.test.ts',
   'test/http/dashboard/dashboard-handler.test.ts',
   'test/http/dashboard/dashboard-browser.test.ts',

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { parseDurationMs } from '../compile/duration.js';
-import type { Database } from '../db/client.js';
+import { checkNotificationsArrive, type Database } from '../db/client.js';
 import { AllowedHostsError, checkDashboardConfiguration, DashboardConfigurationError, parseAllowedHosts, readDashboardToken } from '../http/dashboard/index.js';
 import { ListenAddressError, parseListenAddress } from '../http/listen-address.js';
 import type { RunnerMetrics } from '../http/metrics/runner-metrics.js';
@@ -86,7 +86,14 @@ export default class RunnerCommand extends CronformCommand {
   static override summary = 'Run the scheduler, workers and reconciler (any number of replicas per database).';
   // Runs until stopped and returns nothing (its log lines are JSON already): no value for --json to print.
   static override enableJsonFlag = false;
-  static override flags = { ...runnerFlags, ...databaseFlags };
+  static override flags = {
+    ...runnerFlags,
+    ...databaseFlags,
+    'listen-url': Flags.string({
+      description: 'PostgreSQL URL for the LISTEN connection only (default: the database URL); needed when --database-url goes through PgBouncer in transaction mode, which cannot deliver notifications',
+      env: 'CRONFORM_LISTEN_URL',
+    }),
+  };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RunnerCommand);
@@ -98,7 +105,7 @@ export default class RunnerCommand extends CronformCommand {
     const shutdown = waitForShutdownSignal();
     let stopped = false;
     void shutdown.then(() => (stopped = true));
-    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], cwd: process.cwd() }, logger, sleepUntil(shutdown)).catch((error: unknown) => {
+    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], listenUrl: flags['listen-url'], cwd: process.cwd() }, logger, sleepUntil(shutdown)).catch((error: unknown) => {
       if (error === STOPPED) return undefined;
       throw error;
     });
@@ -137,11 +144,27 @@ export default class RunnerCommand extends CronformCommand {
         return;
       }
     }
+    if (database.engine === 'postgres') void warnWhenNotificationsAreLost(database, logger, flags['listen-url'] !== undefined);
     await shutdown;
     await runner.stop();
     await server?.close();
     await database.close();
   }
+}
+
+/**
+ * NOTIFY wakes runners at once after an apply, a trigger or a cancel; without it they still act,
+ * at their next timer. Behind a transaction-mode pooler it silently stops working, so the runner
+ * checks once and says what to do.
+ */
+async function warnWhenNotificationsAreLost(database: Database, logger: Logger, listenUrlGiven: boolean): Promise<void> {
+  const arrive = await checkNotificationsArrive(database, 5_000).catch(() => true);
+  if (arrive) return;
+  logger.warn(
+    listenUrlGiven
+      ? 'a NOTIFY sent through --database-url did not reach the --listen-url connection within 5 s: are both URLs the same database? Applies, triggers and cancels reach this runner only at its next timer'
+      : 'a NOTIFY did not reach this runner within 5 s: is --database-url a pooler in transaction mode (PgBouncer pool_mode=transaction)? Pass --listen-url with a direct connection; until then applies, triggers and cancels reach this runner only at its next timer',
+  );
 }
 
 /** Thrown by a start-up sleep interrupted by SIGTERM/SIGINT. */

@@ -43,6 +43,12 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** Replaces the redacted URL in messages (a served embedded database). */
   label?: string;
+  /**
+   * PostgreSQL URL for LISTEN only (default: `url`). Behind PgBouncer in transaction mode a
+   * LISTEN through the pooler lands on whichever server connection ran it, which then serves other
+   * clients: notifications never arrive. Point this at the server directly (docs/postgres.md).
+   */
+  listenUrl?: string | undefined;
 }
 
 export const DEFAULT_DATA_DIR = path.join('.cronform', 'db');
@@ -69,13 +75,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // transaction (a database restart) would be an unhandled 'error' event.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const url = options.url;
+    const listenUrl = options.listenUrl ?? url;
     const db = drizzlePg(pool, { schema }) as unknown as AppDatabase;
     db.transaction = releasingTransactions(pool, (client) => drizzlePg(client, { schema }) as unknown as AppDatabase);
     return {
       engine: 'postgres',
       db,
       label: options.label ?? redactUrl(url),
-      listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
+      listen: (channel, onNotify, onReconnect) => listenPostgres(listenUrl, channel, onNotify, onReconnect),
       close: () => pool.end(),
     };
   }
@@ -140,6 +147,30 @@ function releasingTransactions(pool: pg.Pool, drizzleOn: (client: pg.PoolClient)
       client.release(failure);
     }
   };
+}
+
+/**
+ * Whether a NOTIFY sent through the database's queries reaches its LISTEN connection within
+ * `timeoutMs`: false behind a pooler in transaction mode without a direct `listenUrl`. Nothing
+ * depends on notifications for correctness (runners also wake on their own timers), but without
+ * them new schedules, triggers and cancels wait for the next timer, so a runner says so.
+ */
+export async function checkNotificationsArrive(database: Database, timeoutMs: number): Promise<boolean> {
+  const channel = `cronform_probe_${process.pid}_${Date.now()}`;
+  const payload = String(Math.random());
+  let arrived!: () => void;
+  const heard = new Promise<void>((resolve) => (arrived = resolve));
+  const stop = await database.listen(channel, (received) => {
+    if (received === payload) arrived();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    return await Promise.race([heard.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
+    await stop();
+  }
 }
 
 export async function listenPglite(client: PGlite, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {

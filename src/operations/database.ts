@@ -11,6 +11,8 @@ import type { Logger } from '../shared/logger.js';
 
 export interface DatabaseChoice {
   databaseUrl?: string | undefined;
+  /** PostgreSQL only: a direct URL for LISTEN when `databaseUrl` goes through a pooler (client.ts). */
+  listenUrl?: string | undefined;
   cwd: string;
   env?: NodeJS.ProcessEnv;
   /** Who holds the embedded database, in the lock file and others' error messages. */
@@ -25,7 +27,7 @@ export function chosenEngine(choice: DatabaseChoice): Engine {
 
 export async function openChosenDatabase(choice: DatabaseChoice, options: { migrate?: boolean } = {}): Promise<Database> {
   const url = chosenUrl(choice);
-  const database = url ? await openDatabase({ url }) : await openEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
+  const database = url ? await openDatabase({ url, listenUrl: choice.listenUrl }) : await openEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
   if (options.migrate === false) return database;
   await ensureSchemaOrClose(database);
   return database;
