@@ -36,6 +36,7 @@ const db = [
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
   'test/runner/runner-flow.test.ts',
+  'test/runner/run-items.test.ts',
   'test/runner/runner-lifecycle.test.ts',
 ];
 const system = [

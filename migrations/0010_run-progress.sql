@@ -15,6 +15,7 @@ CREATE TABLE "run_progress" (
 	"failed" bigint DEFAULT 0 NOT NULL,
 	"would_affect" bigint,
 	"approved_affected" bigint,
+	"complete_report" boolean DEFAULT false NOT NULL,
 	"items_truncated" boolean DEFAULT false NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );

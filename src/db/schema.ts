@@ -225,6 +225,12 @@ export const runProgress = pgTable('run_progress', {
    * is stopped again).
    */
   approvedAffected: bigint('approved_affected', { mode: 'number' }),
+  /**
+   * The attempt that last wrote the items ran to its end (exit 0), so its failed items are all
+   * that is left to do: only then does a retry get CRONFORM_RETRY_ITEMS_FILE. After a crash,
+   * items it never reported are unknown, and the retry runs the whole batch.
+   */
+  completeReport: boolean('complete_report').notNull().default(false),
   /** Items beyond the per-run cap were counted but not stored one by one. */
   itemsTruncated: boolean('items_truncated').notNull().default(false),
   updatedAt: instant('updated_at').notNull(),

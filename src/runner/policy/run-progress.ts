@@ -21,6 +21,8 @@ export interface PriorProgress {
   total: number | null;
   items: Map<string, ItemStatus>;
   approvedAffected: number | null;
+  /** The attempt that last wrote the items ran to its end: its failed items are all that is left. */
+  completeReport: boolean;
 }
 
 export interface RunProgressSummary {
