@@ -9,6 +9,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { retryRun } from '../../src/operations/runs/retry.js';
+import { showRun } from '../../src/operations/runs/show-run.js';
+import { renderRunDetail } from '../../src/commands/runs/render-run-detail.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
@@ -69,6 +71,17 @@ describe('runs with items, on embedded PGlite with real jobs', () => {
     expect(await runRow(database)).toMatchObject({ status: 'PARTIAL_SUCCESS', attempts: 1 });
     expect(await progressRow(database)).toEqual({ total: 1000, done: 990, failed: 10, attempt: 1, complete_report: true, items: 1000, failed_items: 10 });
     expect(await lastAttempt(database)).toMatchObject({ status: 'SUCCEEDED', error: null, stdout: { processed: 1000, retry: false } });
+    const shown = await showRun(database, 1);
+    expect(shown.progress).toMatchObject({ total: 1000, done: 990, failed: 10, wouldAffect: null, itemsTruncated: false });
+    expect(shown.progress?.items.slice(0, 2)).toEqual([
+      { key: 'item-0', status: 'FAILED', attempt: 1, error: 'item 0 rejected' },
+      { key: 'item-100', status: 'FAILED', attempt: 1, error: 'item 100 rejected' },
+    ]);
+    expect(shown.progress?.items).toHaveLength(20);
+    const text = renderRunDetail(shown);
+    expect(text[0]).toBe('Run 1 of batch  PARTIAL_SUCCESS');
+    expect(text).toContain('Progress  990 of 1,000 done, 10 failed  (reported 2026-11-29T12:05:00.050Z)');
+    expect(text).toContain('    FAILED item-0  attempt 1: item 0 rejected');
 
     await retryRun(database, { runId: 1, nowMs: clock.nowMs(), author });
     clock.advance(1000);
