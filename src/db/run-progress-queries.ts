@@ -152,3 +152,34 @@ export async function loadRunProgress(
     items: items.map((i) => ({ key: i.item_key, status: i.status, attempt: i.attempt, error: i.error })),
   };
 }
+
+export interface RunProgressLine {
+  runId: number;
+  total: number | null;
+  done: number;
+  failed: number;
+  wouldAffect: number | null;
+  /** A few failed items, by key, for a glance (the dashboard's run rows); `runs show` lists more. */
+  failedItems: Array<{ key: string; error: string | null }>;
+}
+
+/** Progress of a page of runs (the dashboard's latest runs), with up to `failedItemsPerRun` failed items each. */
+export async function listProgressOfRuns(executor: Executor, runIds: number[], failedItemsPerRun: number): Promise<RunProgressLine[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows<{ run_id: string | number; total: string | number | null; done: string | number; failed: string | number; would_affect: string | number | null; failed_items: Array<{ key: string; error: string | null }> | null }>(
+    executor,
+    sql`select p.run_id, p.total, p.done, p.failed, p.would_affect,
+          (select json_agg(json_build_object('key', i.item_key, 'error', i.error) order by i.item_key)
+           from (select item_key, error from run_items where run_id = p.run_id and status = 'FAILED' order by item_key limit ${failedItemsPerRun}) i) as failed_items
+        from run_progress p where p.run_id = any(${sql.param(runIds)}::bigint[])`,
+  );
+  const count = (value: string | number | null): number | null => (value === null ? null : Number(value));
+  return rows.map((row) => ({
+    runId: Number(row.run_id),
+    total: count(row.total),
+    done: Number(row.done),
+    failed: Number(row.failed),
+    wouldAffect: count(row.would_affect),
+    failedItems: row.failed_items ?? [],
+  }));
+}
