@@ -4,6 +4,9 @@
  * `allowedFailures` and FAILED beyond it, and a retry (by the operator, or the retry policy)
  * re-runs only the failed items.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
@@ -29,7 +32,7 @@ function batchManifest(spec: Record<string, unknown>, env: Record<string, string
 }
 
 async function runRow(database: Database): Promise<{ status: string; status_reason: string | null; attempts: number }> {
-  const [row] = await queryRows<{ status: string; status_reason: string | null; attempts: number }>(database.db, sql`select status, status_reason, attempts from schedule_runs`);
+  const [row] = await queryRows<{ status: string; status_reason: string | null; attempts: number }>(database.db, sql`select status, status_reason, attempts from schedule_runs order by id limit 1`);
   return row!;
 }
 
@@ -127,5 +130,34 @@ describe('runs with items, on embedded PGlite with real jobs', () => {
     await runOnce(clock);
     expect(await runRow(database)).toMatchObject({ status: 'FAILED' });
     expect(await lastAttempt(database)).toMatchObject({ status: 'FAILED', error: '2 of 50 items failed, more than no allowedFailures' });
+  });
+
+  it('writes live counts at heartbeats while the job runs, before its outcome', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cronform-hold-'));
+    try {
+      database = await createPgliteDatabase();
+      await applyManifests(database, { 'a.yaml': batchManifest({ allowedFailures: 10 }, { HOLD_FILE: join(dir, 'go') }) }, T0);
+      const clock = new ManualClock(SLOT + 50);
+      runner = new Runner(database, { clock, concurrency: 2, leaseMs: 30_000, baseDir: process.cwd(), env: process.env, killGraceMs: 500 });
+      await runner.tick();
+      // The job reports all 1,000 items, then holds; each tick a heartbeat later writes what was read by then.
+      let live: Record<string, unknown> | undefined;
+      for (let tries = 0; tries < 200 && live?.done !== 990; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        clock.advance(10_001);
+        await runner.tick();
+        [live] = await queryRows<Record<string, unknown>>(database.db, sql`select total::int, done::int, failed::int, complete_report from run_progress`);
+      }
+      expect(live).toEqual({ total: 1000, done: 990, failed: 10, complete_report: false });
+      expect(await runRow(database)).toMatchObject({ status: 'RUNNING' });
+      expect(await queryRows(database.db, sql`select 1 from run_items`)).toEqual([]);
+      writeFileSync(join(dir, 'go'), '');
+      expect(await runner.worker.waitForExecutions(20_000)).toBe(true);
+      await runner.tick();
+      expect(await runRow(database)).toMatchObject({ status: 'PARTIAL_SUCCESS' });
+      expect(await progressRow(database)).toMatchObject({ done: 990, failed: 10, items: 1000, complete_report: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
