@@ -36,6 +36,7 @@ const db = [
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
   'test/runner/runner-flow.test.ts',
+  'test/runner/run-items.test.ts',
   'test/runner/runner-lifecycle.test.ts',
 ];
 const system = [
@@ -69,6 +70,7 @@ const system = [
   'test/runner/executors/http-executor.test.ts',
   'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
+  'test/runner/safety-guard.test.ts',
 ];
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */
 const chaos = ['test/chaos/**/*.test.ts'];

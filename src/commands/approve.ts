@@ -12,7 +12,8 @@ export default class Approve extends CronformCommand {
     const { args, flags } = await this.parse(Approve);
     const result: ApproveResult = await performRunChange(flags, (database, context) => approveRun(database, { runId: args.runId, ...context }));
     const behind = result.behindRunId === null ? '' : `, behind active run ${result.behindRunId}`;
-    this.log(`Approved run ${result.runId} of ${result.schedule} (${result.scheduledFor}): ${result.status}${behind}.`);
+    const affected = result.approvedAffected === null ? '' : `; it may affect up to ${result.approvedAffected}`;
+    this.log(`Approved run ${result.runId} of ${result.schedule} (${result.scheduledFor}): ${result.status}${behind}${affected}.`);
     return result;
   }
 }

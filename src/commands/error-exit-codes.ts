@@ -7,6 +7,7 @@ import { GitHubApiError } from '../github/github-client.js';
 import { ApplyLockTimeoutError, InvalidPlanError, PlanAlreadyAppliedError, StalePlanError } from '../operations/apply-errors.js';
 import { EmbeddedDatabaseBusyError } from '../operations/embedded-database-busy-error.js';
 import { MissingGrantError } from '../operations/missing-grant-error.js';
+import { ProgressUsageError } from '../operations/progress/report-progress.js';
 import { RunOperationError } from '../operations/runs/run-operation-error.js';
 import { VersionNotFoundError } from '../operations/version-not-found-error.js';
 import { ExitCodes } from '../shared/exit-codes.js';
@@ -21,6 +22,7 @@ const EXIT_CODE_BY_ERROR: ReadonlyArray<readonly [abstract new (...args: never[]
   [ApplyLockTimeoutError, ExitCodes.LOCK_TIMEOUT],
   [InvalidPlanError, ExitCodes.ERROR],
   [RunOperationError, ExitCodes.ERROR],
+  [ProgressUsageError, ExitCodes.ERROR],
   [MissingGrantError, ExitCodes.ERROR],
   [VersionNotFoundError, ExitCodes.ERROR],
   [GitHubApiError, ExitCodes.ERROR],

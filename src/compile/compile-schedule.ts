@@ -5,7 +5,7 @@
 import type { ScheduleManifest } from '../manifest/schema-types.js';
 import type { CronExpression } from '../time/cron-parse.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import type { CompiledSchedule, Definition, EnvValue, JobDefinition, SourceLocation } from './definition.js';
+import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, SourceLocation } from './definition.js';
 import { digestOf } from './digest.js';
 import { parseDurationMs } from './duration.js';
 
@@ -100,6 +100,8 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     businessDate: { offsetDays: spec.businessDate?.offsetDays ?? 0 },
     approval: spec.approval ?? 'none',
     payload: (spec.payload ?? {}) as Record<string, unknown>,
+    ...(spec.allowedFailures === undefined ? {} : { allowedFailures: compileAllowedFailures(spec.allowedFailures) }),
+    ...(spec.safety ? { safety: { maxAffected: spec.safety.maxAffected } } : {}),
   };
   // Definitions are never changed after compile, so the digest can wait for its first reader: plan
   // and apply read it, validate never does (and it was a fifth of validate's time for 10,000).
@@ -117,4 +119,9 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     source,
     locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath)) }),
   };
+}
+
+/** `10` or `"1.5%"` (the schema has checked the form and the 0–100 range). */
+function compileAllowedFailures(value: number | string): AllowedFailures {
+  return typeof value === 'number' ? { count: value } : { percent: Number(value.slice(0, -1)) };
 }

@@ -64,6 +64,16 @@ export interface Definition {
   businessDate: { offsetDays: number };
   approval: 'none' | 'required';
   payload: Record<string, unknown>;
+  /** `spec.allowedFailures` (SPEC §8a). Only when set, so stored definitions keep their digest. */
+  allowedFailures?: AllowedFailures;
+  /** `spec.safety` (SPEC §8a). Only when set, so stored definitions keep their digest. */
+  safety?: { maxAffected: number };
+}
+
+/** Exactly one of the two: failed items allowed as a count, or as a percent (0–100) of the run's items. */
+export interface AllowedFailures {
+  count?: number;
+  percent?: number;
 }
 
 /**

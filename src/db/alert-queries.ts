@@ -52,7 +52,7 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
           select json_agg(json_build_object('runId', o.id, 'status', o.status, 'finishedAtMs', ${ms(sql`o.finished_at`)}, 'reason', o.status_reason,
                    'error', (select a.error from run_attempts a where a.run_id = o.id order by a.attempt desc limit 1)) order by o.scheduled_for desc) as list
           from (select r.id, r.status, r.finished_at, r.status_reason, r.scheduled_for from schedule_runs r
-                where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') order by r.scheduled_for desc limit ${outcomeLimit}) o
+                where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.trigger_type <> 'DRY_RUN' order by r.scheduled_for desc limit ${outcomeLimit}) o
         ) outcomes on true
         left join lateral (
           select json_agg(json_build_object('runId', x.run_id, 'attempt', x.attempt, 'status', x.status, 'startedAtMs', ${ms(sql`x.started_at`)}) order by x.scheduled_for desc, x.attempt desc) as list
@@ -61,12 +61,13 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
         ) attempts on true
         left join lateral (
           select ${ms(sql`r.finished_at`)} as at_ms, r.scheduled_for from schedule_runs r
-          where r.schedule_id = s.id and r.status = 'SUCCESS' order by r.scheduled_for desc limit 1
+          -- A PARTIAL_SUCCESS is fresh data (its failed items within the owner's allowance); a dry run changed nothing.
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS') and r.trigger_type <> 'DRY_RUN' order by r.scheduled_for desc limit 1
         ) success on true
         left join lateral (
           select min(f.id) filter (where f.first) as first_id, count(*) as count
           from (select r.id, row_number() over (order by r.scheduled_for) = 1 as first from schedule_runs r
-                where r.schedule_id = s.id and r.status = 'FAILED' and r.scheduled_for > coalesce(success.scheduled_for, '-infinity'::timestamptz)
+                where r.schedule_id = s.id and r.status = 'FAILED' and r.trigger_type <> 'DRY_RUN' and r.scheduled_for > coalesce(success.scheduled_for, '-infinity'::timestamptz)
                 order by r.scheduled_for limit 1000) f
         ) streak on true
         left join lateral (

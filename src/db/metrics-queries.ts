@@ -43,8 +43,8 @@ export async function findLastSuccesses(executor: Executor): Promise<Array<{ sch
         from schedules s
         cross join lateral (
           select recent.finished_at
-          from (select r.status, r.finished_at from schedule_runs r where r.schedule_id = s.id order by r.scheduled_for desc limit ${LAST_SUCCESS_LOOKBACK}) recent
-          where recent.status = 'SUCCESS' and recent.finished_at is not null
+          from (select r.status, r.trigger_type, r.finished_at from schedule_runs r where r.schedule_id = s.id order by r.scheduled_for desc limit ${LAST_SUCCESS_LOOKBACK}) recent
+          where recent.status in ('SUCCESS', 'PARTIAL_SUCCESS') and recent.trigger_type <> 'DRY_RUN' and recent.finished_at is not null
           order by recent.finished_at desc limit 1
         ) last
         where s.status = 'ACTIVE'`,

@@ -215,7 +215,7 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
         from ${chosen} s
         left join lateral (
           select r.id, r.status, r.scheduled_for, r.finished_at from ${recent} r
-          where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED', 'CANCELLED')
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'CANCELLED')
           order by r.finished_at desc nulls last, r.id desc limit 1
         ) last on true
         left join lateral (

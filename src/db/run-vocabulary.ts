@@ -5,12 +5,16 @@
  * and the operations read them from here. Plain constants and types, no I/O, so the pure run policy
  * may import it. Transitions are checked in one place (`runner/policy/transitions.ts`).
  */
-export const RUN_STATUSES = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING', 'SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'CANCELLED'] as const;
+export const RUN_STATUSES = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING', 'SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'CANCELLED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** A run is active while it holds (or is about to hold) the schedule's execution slot. */
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['QUEUED', 'RUNNING', 'RETRY_PENDING'];
-export const FINAL_STATUSES: readonly RunStatus[] = ['SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'CANCELLED'];
+/**
+ * PARTIAL_SUCCESS (SPEC §8a): the job ended well but some of the items it reported failed, within
+ * the schedule's `allowedFailures`. It is final, like SUCCESS; `retry` re-runs only its failed items.
+ */
+export const FINAL_STATUSES: readonly RunStatus[] = ['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'SKIPPED', 'MISSED', 'CANCELLED'];
 /** Not finished and not waiting for a human: the runs the runner still has to move on its own. */
 export const UNFINISHED_STATUSES: readonly RunStatus[] = ['PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING'];
 /**
@@ -20,7 +24,12 @@ export const UNFINISHED_STATUSES: readonly RunStatus[] = ['PENDING', 'QUEUED', '
  */
 export const ACTIVE_RUNS_TABLE_STATUSES: readonly RunStatus[] = [...UNFINISHED_STATUSES, 'MANUAL_REQUIRED'];
 
-export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL'] as const;
+/**
+ * DRY_RUN: `trigger --dry-run`, a manual run whose job gets CRONFORM_DRY_RUN=1 (SPEC §8a); a trigger
+ * type of its own so that its idempotency key never collides with a real manual run of the same
+ * second, and so that its success is never taken for the schedule's last success.
+ */
+export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL', 'DRY_RUN'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /**
@@ -28,8 +37,18 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
  * is the worker's under `cronform dev` only: the job references a `fromEnv` variable that is not set
  * (a real runner fails such a run instead, see RunnerOptions.missingSecrets).
  */
+/**
+ * Why a run waits in MANUAL_REQUIRED when it did not start there: SAFETY_THRESHOLD is the worker's,
+ * the job reported (`cronform guard --affects N`) more than the schedule's `safety.maxAffected`.
+ */
+export type ManualReason = 'SAFETY_THRESHOLD';
+
 export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET';
 
 /** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
 export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/** An item a job reported (`cronform progress --item KEY --done|--failed`), stored in `run_items`. */
+export const ITEM_STATUSES = ['DONE', 'FAILED'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];

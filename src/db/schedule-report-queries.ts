@@ -66,7 +66,7 @@ export async function summarizeScheduleWindow(executor: Executor, window: { sinc
         ) w on true
         left join lateral (
           select r.finished_at from schedule_runs r
-          where r.schedule_id = s.id and r.status = 'SUCCESS'
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS') and r.trigger_type <> 'DRY_RUN'
           order by r.scheduled_for desc limit 1
         ) last_success on true
         where s.status = 'ACTIVE'

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Definition } from '../compile/definition.js';
-import { ATTEMPT_STATUSES, RUN_STATUSES, TRIGGER_TYPES } from './run-vocabulary.js';
+import { ATTEMPT_STATUSES, ITEM_STATUSES, RUN_STATUSES, TRIGGER_TYPES } from './run-vocabulary.js';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -198,6 +198,57 @@ export const runAttempts = pgTable(
   (t) => [
     uniqueIndex('run_attempts_run_attempt_key').on(t.runId, t.attempt),
     check('run_attempts_status_check', sql`${t.status} in (${sqlWords(ATTEMPT_STATUSES)})`),
+  ],
+);
+
+/**
+ * What a run's job reported about its own work (SPEC §8a, `cronform progress`/`cronform guard`):
+ * one row per run, written by the runner that holds the lease (at heartbeats while the job runs,
+ * and with the attempt's outcome), never by the job, which has no database credentials. Counts
+ * are the run's, across its attempts. No foreign key to `schedule_runs`: that table is being
+ * partitioned by time, where a key on `id` alone cannot be referenced; whatever deletes runs
+ * (retention) deletes these rows too.
+ */
+export const runProgress = pgTable('run_progress', {
+  runId: bigint('run_id', { mode: 'number' }).primaryKey(),
+  /** The attempt that last wrote this row. */
+  attempt: integer('attempt').notNull(),
+  /** Items the job said it has in all (`--total`); null when it never said. */
+  total: bigint('total', { mode: 'number' }),
+  done: bigint('done', { mode: 'number' }).notNull().default(0),
+  failed: bigint('failed', { mode: 'number' }).notNull().default(0),
+  /** What the job said it would change (`--would-affect`, `guard --affects`); the latest value. */
+  wouldAffect: bigint('would_affect', { mode: 'number' }),
+  /**
+   * Set by `approve` of a run stopped by `safety.maxAffected`: the count that was shown and
+   * approved. Its next attempt may affect up to this many (not more: a job that now reports more
+   * is stopped again).
+   */
+  approvedAffected: bigint('approved_affected', { mode: 'number' }),
+  /**
+   * The attempt that last wrote the items ran to its end (exit 0), so its failed items are all
+   * that is left to do: only then does a retry get CRONFORM_RETRY_ITEMS_FILE. After a crash,
+   * items it never reported are unknown, and the retry runs the whole batch.
+   */
+  completeReport: boolean('complete_report').notNull().default(false),
+  /** Items beyond the per-run cap were counted but not stored one by one. */
+  itemsTruncated: boolean('items_truncated').notNull().default(false),
+  updatedAt: instant('updated_at').notNull(),
+});
+
+/** The items a job reported by key, with the attempt that last reported each (for `retry`: only the failed ones run again). */
+export const runItems = pgTable(
+  'run_items',
+  {
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    itemKey: text('item_key').notNull(),
+    status: text('status').notNull(),
+    attempt: integer('attempt').notNull(),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('run_items_run_item_key').on(t.runId, t.itemKey),
+    check('run_items_status_check', sql`${t.status} in (${sqlWords(ITEM_STATUSES)})`),
   ],
 );
 

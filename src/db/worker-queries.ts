@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
-import type { AttemptStatus, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
+import type { ProgressWrite } from './run-progress-queries.js';
+import type { AttemptStatus, ManualReason, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
 
 /** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
 const CLAIM_LOCK_KEY = 0x63666d03;
@@ -207,9 +208,11 @@ export interface AttemptCompletion {
   attempt: number;
   attemptStatus: Extract<AttemptStatus, 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED'>;
   /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter), CANCELLED, or SKIPPED (with statusReason). */
-  runStatus: Extract<RunStatus, 'SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED' | 'SKIPPED'>;
-  /** Written to the run only when set (a SKIPPED run's reason); otherwise the run keeps its own. */
-  statusReason?: SkipReason | null;
+  runStatus: Extract<RunStatus, 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'RETRY_PENDING' | 'CANCELLED' | 'SKIPPED' | 'MANUAL_REQUIRED'>;
+  /** Written to the run only when set (a SKIPPED run's reason, SAFETY_THRESHOLD); otherwise the run keeps its own. */
+  statusReason?: SkipReason | ManualReason | null;
+  /** What the job reported (SPEC §8a), written with the outcome when the outcome is. */
+  progress?: ProgressWrite;
   runAfter: Date | null;
   exitCode: number | null;
   httpStatus: number | null;
@@ -265,7 +268,7 @@ export async function completeAttempts(
         done as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after), status_reason = coalesce(i.status_reason, r.status_reason),
-              finished_at = case when i.run_status in ('SUCCESS', 'FAILED', 'CANCELLED', 'SKIPPED') then i.finished_at else null end,
+              finished_at = case when i.run_status in ('SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'CANCELLED', 'SKIPPED') then i.finished_at else null end,
               -- The run's start is its first attempt's: replaced only when this attempt's claim set it.
               started_at = case when i.started_at is not null and r.started_at = i.claimed_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null

@@ -156,6 +156,11 @@ export interface ScheduleSpec {
   payload?: {
     [k: string]: unknown;
   };
+  /**
+   * Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items ("1%"). Unset: none.
+   */
+  allowedFailures?: number | string;
+  safety?: Safety;
 }
 /**
  * Runs a program directly (argv, no shell).
@@ -270,6 +275,15 @@ export interface BusinessDate {
    * Days added to the slot's local date, e.g. -1 for yesterday.
    */
   offsetDays?: number;
+}
+/**
+ * Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.
+ */
+export interface Safety {
+  /**
+   * Most rows, files or records one run may affect without approval.
+   */
+  maxAffected: number;
 }
 /**
  * Repository-wide limits and defaults; at most one per repository.

@@ -67,6 +67,7 @@ export const RiskCodes = {
   CF503: { level: 'HIGH', meaning: 'approval removed: runs no longer wait for a human' },
   CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
+  CF514: { level: 'HIGH', meaning: 'safety.maxAffected removed or raised: runs change more records without a human looking' },
   ...JobRiskCodes,
   CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
   CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
@@ -235,6 +236,13 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
     add('CF502', level, `a 1h outage leads to ${plural(hour.runs, 'run')}${waiting}, a 24h outage to ${plural(day.runs, 'run')}${waiting} (misfire ${after.misfire}${cap}, gracePeriod ${formatDurationMs(after.gracePeriodMs)}; ${formatCount(hour.slots)} and ${formatCount(day.slots)} slots missed)`, level === 'LOW' ? 'nothing to do unless the job cannot absorb these runs' : 'lower spec.maxCatchUp or spec.gracePeriod, or use misfire: RUN_ONCE', ['misfire', 'maxCatchUp', 'gracePeriodMs']);
   }
   if (before?.approval === 'required' && after.approval === 'none') add('CF503', 'HIGH', 'approval removed: runs start without waiting for a human (MANUAL_REQUIRED)', 'keep approval: required unless the job is safe to run unattended', ['approval']);
+  // SPEC §8a: the threshold is what stops a destructive run for a human; loosening it is a change to what may run unattended.
+  const beforeMax = before?.safety?.maxAffected;
+  const afterMax = after.safety?.maxAffected;
+  if (beforeMax !== undefined && (afterMax === undefined || afterMax > beforeMax)) {
+    const what = afterMax === undefined ? `safety.maxAffected removed (was ${formatCount(beforeMax)}): runs change any number of records without stopping for a human` : `safety.maxAffected raised ${formatCount(beforeMax)} → ${formatCount(afterMax)}: runs change that many records without stopping for a human`;
+    add('CF514', 'HIGH', what, 'keep the limit and approve the one run that needs more (cronform approve <runId>)', ['safety']);
+  }
   if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
   const method = after.job.type === 'http' ? after.job.method.toUpperCase() : '';
   if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {

@@ -11,6 +11,8 @@ import { failedOutcome } from './executors/job-outcome.js';
 import { describeMissingSecrets, listMissingSecrets } from './executors/missing-secrets.js';
 import { createJobRedactor } from './executors/secret-redaction.js';
 import { runStatusAfterAttempt } from './policy/backoff.js';
+import { AttemptProgress } from './policy/attempt-progress.js';
+import { effectiveMaxAffected, judgeProgress, summarizeRunProgress, type PriorProgress } from './policy/run-progress.js';
 import type { Clock } from '../shared/clock.js';
 import type { ExecutionOutcome, RunContext } from './run-types.js';
 
@@ -36,8 +38,24 @@ export interface ExecutionSettings {
   missingSecrets?: 'fail' | 'skip';
 }
 
-export function runContextOf(run: ClaimedRun, definition: Definition): RunContext {
+/**
+ * What an attempt's job reports (SPEC §8a) and what earlier attempts of its run left: the failed
+ * items a retry re-runs, and the `maxAffected` an operator approved.
+ */
+export interface RunProgressState {
+  report: AttemptProgress;
+  prior: PriorProgress | null;
+  /** The limit the job is given (CRONFORM_SAFETY_MAX_AFFECTED); null without `safety`. */
+  maxAffected: number | null;
+}
+
+export function progressStateOf(definition: Definition | undefined, prior: PriorProgress | null): RunProgressState {
+  return { report: new AttemptProgress(), prior, maxAffected: effectiveMaxAffected(definition?.safety?.maxAffected, prior) };
+}
+
+export function runContextOf(run: ClaimedRun, definition: Definition, maxAffected: number | null = null): RunContext {
   return {
+    ...(maxAffected === null ? {} : { maxAffected }),
     runId: run.id,
     schedule: run.scheduleName,
     scheduledFor: run.scheduledFor.toISOString(),
@@ -54,7 +72,13 @@ export function runContextOf(run: ClaimedRun, definition: Definition): RunContex
  * The abort signal is handed over on first read: Node builds an AbortSignal (an EventTarget) only
  * then, at ~7 µs each, and an in-process `execute` of an embedding application may never read it.
  */
-export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, controller: AbortController, settings: ExecutionSettings): Promise<ExecutionOutcome> {
+export async function executeClaimedRun(
+  run: ClaimedRun,
+  definition: Definition | undefined,
+  controller: AbortController,
+  settings: ExecutionSettings,
+  progress?: RunProgressState,
+): Promise<ExecutionOutcome> {
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
@@ -72,8 +96,9 @@ export async function executeClaimedRun(run: ClaimedRun, definition: Definition 
     baseDir: settings.baseDir,
     clock: settings.clock,
     ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
+    ...(progress ? { progress: { report: progress.report, retryItems: retryItemsOf(progress.prior) } } : {}),
   };
-  const context = runContextOf(run, definition);
+  const context = runContextOf(run, definition, progress?.maxAffected ?? null);
   if (!settings.execute) return executeJob(definition.job, context, options);
   return executeRedacted(settings.execute, definition, context, options);
 }
@@ -93,6 +118,58 @@ async function executeRedacted(execute: typeof executeJob, definition: Definitio
     throw new Error(redactor.redactText(error instanceof Error ? error.message : String(error)));
   }
   return { ...outcome, error: redact(outcome.error), stdoutTail: redact(outcome.stdoutTail), stderrTail: redact(outcome.stderrTail) };
+}
+
+/** The failed item keys of earlier attempts: the retry re-runs only these (null: no items were reported). */
+function retryItemsOf(prior: PriorProgress | null): string[] | null {
+  if (prior === null || prior.items.size === 0 || !prior.completeReport) return null;
+  return [...prior.items].filter(([, status]) => status === 'FAILED').map(([key]) => key);
+}
+
+/**
+ * The outcome record of an attempt whose job reported progress (SPEC §8a): the reported items and
+ * counts judge it (PARTIAL_SUCCESS, FAILED beyond allowedFailures, MANUAL_REQUIRED beyond
+ * maxAffected; run-progress.ts), and the counts and items go with the outcome.
+ */
+export function attemptCompletionWithProgress(
+  run: ClaimedRun,
+  outcome: ExecutionOutcome,
+  definition: Definition | undefined,
+  times: { startedMs: number | undefined; finishedMs: number },
+  progress: RunProgressState,
+): AttemptCompletion {
+  if (progress.report.version === 0 && progress.prior === null) return attemptCompletionOf(run, outcome, definition?.retry, times);
+  const summary = summarizeRunProgress(progress.report, progress.prior);
+  const verdict = judgeProgress(outcome, summary, { allowedFailures: definition?.allowedFailures, maxAffected: progress.maxAffected, dryRun: run.triggerType === 'DRY_RUN' });
+  const write = {
+    runId: run.id,
+    attempt: run.attempt,
+    total: summary.total,
+    done: summary.done,
+    failed: summary.failed,
+    wouldAffect: summary.wouldAffect,
+    itemsTruncated: summary.itemsTruncated,
+    completeReport: outcome.status === 'SUCCEEDED',
+    items: [...summary.items].map(([key, item]) => ({ key, status: item.status, error: item.error })),
+  };
+  const joined = (error: string): string => (outcome.error === null ? error : `${error}; ${outcome.error}`);
+  switch (verdict.kind) {
+    case 'as-attempt':
+      return { ...attemptCompletionOf(run, outcome, definition?.retry, times), progress: write };
+    case 'partial-success':
+      return { ...attemptCompletionOf(run, outcome, definition?.retry, times), runStatus: 'PARTIAL_SUCCESS', progress: write };
+    case 'items-failed':
+      return { ...attemptCompletionOf(run, { ...outcome, status: 'FAILED', error: joined(verdict.error) }, definition?.retry, times), progress: write };
+    case 'safety-threshold':
+      // Not retried: another attempt would ask the same; a human approves (or cancels) it.
+      return {
+        ...attemptCompletionOf(run, { ...outcome, error: joined(`${verdict.error}; approve to let it proceed: cronform approve ${run.id}`) }, definition?.retry, times),
+        runStatus: 'MANUAL_REQUIRED',
+        statusReason: 'SAFETY_THRESHOLD',
+        runAfter: null,
+        progress: write,
+      };
+  }
 }
 
 /** The outcome record of an attempt: its result, and the run's next status per its retry policy (or SKIPPED, when the job was skipped). */

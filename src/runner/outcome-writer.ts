@@ -8,6 +8,7 @@
 import { preferIndexScans, type Database } from '../db/client.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { completeAttempts, markAttemptsStarted, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
+import { saveFinalProgress } from '../db/run-progress-queries.js';
 import type { RunStatus } from '../db/run-vocabulary.js';
 
 export interface JobStart {
@@ -66,6 +67,9 @@ export class OutcomeWriter<Item> {
       await markAttemptsStarted(tx, this.runnerId, startRows.map((s) => ({ runId: s.runId, attempt: s.attempt, startedAt: new Date(s.startedAtMs) })));
       const done = await completeAttempts(tx, this.runnerId, outcomes.map((o) => o.completion), new Date(nowMs));
       written = new Map(done.map((d) => [d.runId, d.status as RunStatus]));
+      // What jobs reported (SPEC §8a), for the runs whose outcome the lease let us write.
+      const progress = outcomes.flatMap((o) => (o.completion.progress && written.has(o.completion.runId) ? [o.completion.progress] : []));
+      await saveFinalProgress(tx, progress, new Date(nowMs));
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
       const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
       const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;

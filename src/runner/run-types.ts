@@ -31,6 +31,8 @@ export interface RunContext {
   attempt: number;
   trigger: TriggerType;
   payload: Record<string, unknown>;
+  /** The most the job may affect (`safety.maxAffected`, or what `approve` allowed); absent without a limit. */
+  maxAffected?: number | null;
 }
 
 export interface ExecutionOutcome {

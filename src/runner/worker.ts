@@ -22,7 +22,9 @@ import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
 import { OutcomeWriter } from './outcome-writer.js';
-import { attemptCompletionOf, executeClaimedRun, type ExecutionSettings } from './claimed-run.js';
+import { attemptCompletionWithProgress, executeClaimedRun, progressStateOf, type ExecutionSettings, type RunProgressState } from './claimed-run.js';
+import { loadPriorProgress, saveLiveProgress, type ProgressCounts } from '../db/run-progress-queries.js';
+import { summarizeRunProgress } from './policy/run-progress.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
 import type { CancelTimer } from '../shared/clock.js';
@@ -56,6 +58,10 @@ interface InFlight {
   /** Stopped by the lease fence: abandoned, unless its job turns out to have ended on its own (see record). */
   fenced?: boolean;
   ended: boolean;
+  /** What the job reports (SPEC §8a) and what earlier attempts left. */
+  progress: RunProgressState;
+  /** The report's version last written as live progress (at a heartbeat). */
+  progressWritten: number;
 }
 
 export class Worker {
@@ -158,9 +164,14 @@ export class Worker {
       this.database.db,
       claimed.map((r) => ({ scheduleId: r.scheduleId, version: r.scheduleVersion })),
     );
+    // Only a later attempt (a retry, an approved run) can have reported items or an approval: no
+    // read at all on the hot path of first attempts.
+    const later = claimed.filter((r) => r.attempt > 1).map((r) => r.id);
+    const prior = later.length > 0 ? await loadPriorProgress(this.database.db, later) : new Map<number, never>();
     for (const run of claimed) {
       const definition = definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
-      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, ended: false };
+      const progress = progressStateOf(definition, prior.get(run.id) ?? null);
+      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, ended: false, progress, progressWritten: 0 };
       this.inFlight.set(run.id, entry);
       this.ready.push(entry);
       this.armFence(entry, run.leaseExpiresAt.getTime());
@@ -184,7 +195,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = executeClaimedRun(run, definition, entry.controller, this.options).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller, this.options, entry.progress).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );
@@ -219,7 +230,7 @@ export class Worker {
       this.inFlight.delete(entry.run.id);
       return;
     }
-    this.writer.addOutcome({ entry, outcome, durationMs }, attemptCompletionOf(entry.run, outcome, entry.definition?.retry, { startedMs: entry.startedMs, finishedMs }));
+    this.writer.addOutcome({ entry, outcome, durationMs }, attemptCompletionWithProgress(entry.run, outcome, entry.definition, { startedMs: entry.startedMs, finishedMs }, entry.progress));
     this.releaseWaiters();
     this.options.wake?.();
   }
@@ -321,6 +332,26 @@ export class Worker {
       if (lost.has(id)) this.abandon(id);
       else if (entry && !entry.abandoned) this.armFence(entry, nowMs + this.options.leaseMs);
     }
+    await this.writeLiveProgress(nowMs);
+  }
+
+  /**
+   * Counts of running jobs that reported something since the last heartbeat, in one statement:
+   * a job writing a line per item costs the database one row write per run per heartbeat, not one
+   * per line. Items themselves are written once, with the outcome.
+   */
+  private async writeLiveProgress(nowMs: number): Promise<void> {
+    const moved = [...this.inFlight.values()].filter((e) => !e.abandoned && !e.ended && e.progress.report.version > e.progressWritten);
+    if (moved.length === 0) return;
+    const rows: ProgressCounts[] = moved.map((entry) => {
+      const summary = summarizeRunProgress(entry.progress.report, entry.progress.prior);
+      return { runId: entry.run.id, attempt: entry.run.attempt, total: summary.total, done: summary.done, failed: summary.failed, wouldAffect: summary.wouldAffect, itemsTruncated: summary.itemsTruncated };
+    });
+    const versions = moved.map((entry) => entry.progress.report.version);
+    await saveLiveProgress(this.database.db, this.options.runnerId, rows, new Date(nowMs));
+    moved.forEach((entry, index) => {
+      entry.progressWritten = versions[index] ?? 0;
+    });
   }
 
   /**

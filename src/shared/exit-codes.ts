@@ -12,4 +12,8 @@ export const ExitCodes = {
    * unreachable, bad flag); both deserve a page, with different first steps.
    */
   UNHEALTHY: 6,
+  /** `guard --affects N` inside a job: more than `safety.maxAffected`; the job must not act (SPEC §8a). */
+  SAFETY_THRESHOLD: 7,
+  /** `guard` inside a dry run (CRONFORM_DRY_RUN=1): recorded; the job must not act. */
+  DRY_RUN: 8,
 } as const;

@@ -51,6 +51,25 @@ describe('compileSchedule', () => {
     });
   });
 
+  it('compiles allowedFailures (a count or a percent) and safety, and leaves them out when unset (stored digests stay)', () => {
+    const withSpec = (lines: string) => minimal.replace('  job:', `${lines}\n  job:`);
+    expect(compileOne(withSpec('  allowedFailures: 10\n  safety: { maxAffected: 10000 }')).definition).toMatchObject({ allowedFailures: { count: 10 }, safety: { maxAffected: 10_000 } });
+    expect(compileOne(withSpec('  allowedFailures: "1.5%"')).definition.allowedFailures).toEqual({ percent: 1.5 });
+    const plain = compileOne(minimal).definition;
+    expect('allowedFailures' in plain || 'safety' in plain).toBe(false);
+  });
+
+  it.each([
+    ['  allowedFailures: "150%"', 'CF013', 'spec.allowedFailures must be a string matching ^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$ (got "150%")'],
+    ['  allowedFailures: -1', 'CF013', 'spec.allowedFailures must be >= 0 (got -1)'],
+    ['  safety: { maxAffected: -1 }', 'CF013', 'spec.safety.maxAffected must be >= 0 (got -1)'],
+    ['  safety: {}', 'CF014', 'missing required field "spec.safety.maxAffected"'],
+  ])('refuses %s with a located diagnostic', (line, code, message) => {
+    const result = compileSources([{ file: 'schedules/a.yaml', text: minimal.replace('  job:', `${line}\n  job:`) }], nowMs);
+    expect(result.schedules).toEqual([]);
+    expect(result.diagnostics).toContainEqual(expect.objectContaining({ severity: 'error', code, file: 'schedules/a.yaml', line: 8, message }));
+  });
+
   it('keeps the digest when only formatting, comments and key order change', () => {
     const reordered = `# the daily report
 kind: Schedule

@@ -3,7 +3,7 @@
  * runner ids, audit reasons) is made visible before it reaches the terminal: a job's output must
  * not move the cursor, clear the screen or forge the lines around it. `logs` is the raw view.
  */
-import type { AttemptDetail, RunDetail } from '../../operations/runs/show-run.js';
+import type { AttemptDetail, RunDetail, RunProgressDetail } from '../../operations/runs/show-run.js';
 import { formatElapsed } from '../../shared/format-elapsed.js';
 import { makeVisible } from '../../shared/visible-text.js';
 
@@ -25,6 +25,22 @@ function renderAttempt(attempt: AttemptDetail): string[] {
   return lines;
 }
 
+const formatCount = (value: number): string => value.toLocaleString('en-US');
+
+/** Counts, what the job would affect, and the first items (failed first): all of it the job's own words, made visible. */
+function renderProgress(progress: RunProgressDetail): string[] {
+  const total = progress.total === null ? '' : ` of ${formatCount(progress.total)}`;
+  const lines = [`Progress  ${formatCount(progress.done)}${total} done, ${formatCount(progress.failed)} failed  (reported ${progress.updatedAt})`];
+  if (progress.wouldAffect !== null) lines.push(`  would affect ${formatCount(progress.wouldAffect)}${progress.approvedAffected === null ? '' : ` (approved up to ${formatCount(progress.approvedAffected)})`}`);
+  if (progress.itemsTruncated) lines.push('  more items were reported than a run keeps one by one: they are counted, not listed');
+  const shown = progress.items.length;
+  if (shown > 0) lines.push(`  items (${shown} shown, failed first):`);
+  for (const item of progress.items) {
+    lines.push(`    ${item.status.padEnd(7)}${makeVisible(item.key)}  attempt ${item.attempt}${item.error ? `: ${makeVisible(item.error)}` : ''}`);
+  }
+  return lines;
+}
+
 export function renderRunDetail(run: RunDetail): string[] {
   const reason = run.statusReason ? `: ${makeVisible(run.statusReason)}` : '';
   const field = (name: string, value: string) => `  ${name.padEnd(12)}${value}`;
@@ -42,6 +58,7 @@ export function renderRunDetail(run: RunDetail): string[] {
     ...(run.leaseOwner ? [field('lease', `${makeVisible(run.leaseOwner)} until ${run.leaseExpiresAt ?? '-'}`)] : []),
     field('key', makeVisible(run.idempotencyKey)),
   ];
+  if (run.progress) lines.push('', ...renderProgress(run.progress));
   for (const attempt of run.attemptDetails) lines.push('', ...renderAttempt(attempt));
   if (run.events.length > 0) {
     lines.push('', 'Operations');

@@ -32,6 +32,7 @@ td.name { overflow-wrap: anywhere; max-width: 360px; }
 .badge { display: inline-block; padding: 0 6px; margin: 0 4px 2px 0; border-radius: 9px; font-size: 12px; border: 1px solid currentColor; white-space: nowrap; }
 .status { font-weight: 600; white-space: nowrap; }
 .status-SUCCESS { color: var(--ok); }
+.status-PARTIAL_SUCCESS { color: #8a6d00; }
 .status-FAILED, .status-MISSED { color: var(--bad); }
 .status-SKIPPED, .status-CANCELLED { color: var(--idle); }
 .status-MANUAL_REQUIRED, .badge-paused, .badge-approval { color: var(--warn); }
@@ -63,6 +64,7 @@ svg .series-start-delay .point { fill: var(--warn); }
 svg text { font-size: 11px; fill: var(--muted); }
 svg text.chart-label { font-size: 12px; fill: var(--ink); font-weight: 600; }
 svg.timeline rect.cell-SUCCESS { fill: #3fa65b; }
+svg.timeline rect.cell-PARTIAL_SUCCESS { fill: #c9a400; }
 svg.timeline rect.cell-FAILED, svg.timeline rect.cell-MISSED { fill: #d92d20; }
 svg.timeline rect.cell-MANUAL_REQUIRED { fill: #f79009; }
 svg.timeline rect.cell-SKIPPED, svg.timeline rect.cell-CANCELLED { fill: #b9c0c8; }

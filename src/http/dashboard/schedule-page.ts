@@ -6,6 +6,7 @@ import type { JobDefinition } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
 import { findScheduleDetail } from '../../db/dashboard-queries.js';
 import { listAttemptsOfRuns, type AttemptRow } from '../../db/run-detail-queries.js';
+import { listProgressOfRuns, type RunProgressLine } from '../../db/run-progress-queries.js';
 import { listRuns, type RunEntry } from '../../operations/runs/list-runs.js';
 import { readScheduleStatus } from '../../operations/runs/schedule-status.js';
 import { describeCronWords } from '../../time/describe.js';
@@ -18,6 +19,8 @@ import { badges, STATS_RECENT_RUNS } from './schedules-page.js';
 /** Runs on the chart; the table shows the newest HISTORY_ROWS of them with their attempts. */
 export const CHART_RUNS = 100;
 export const HISTORY_ROWS = 50;
+/** Failed items shown under a run's status; `runs show` lists more. */
+const FAILED_ITEMS_SHOWN = 3;
 
 function describeJob(job: JobDefinition): Html {
   if (job.type === 'command') return html`<code>${job.command.map((arg) => visible(JSON.stringify(arg))).join(' ')}</code>${job.cwd && job.cwd !== '.' ? html` <span class="muted">in ${visible(job.cwd)}</span>` : ''}`;
@@ -40,13 +43,23 @@ ${tail('stderr (tail)', attempt.stderrTail)}
 </div>`;
 }
 
-function historyRow(run: RunEntry, attempts: AttemptRow[], actionsAllowed: boolean): Html {
+/** What the run's job reported (SPEC §8a): counts, what it would affect, a few failed items. */
+function progressLine(progress: RunProgressLine | undefined): Html {
+  if (!progress) return html``;
+  const count = (value: number): string => value.toLocaleString('en-US');
+  const total = progress.total === null ? '' : ` of ${count(progress.total)}`;
+  const affect = progress.wouldAffect === null ? '' : ` · would affect ${count(progress.wouldAffect)}`;
+  const failed = progress.failedItems.map((item) => html`<div class="error">failed <code>${visible(item.key)}</code>${item.error ? html`: ${visible(item.error)}` : ''}</div>`);
+  return html`<div class="progress muted">${count(progress.done)}${total} done · ${count(progress.failed)} failed${affect}</div>${failed}`;
+}
+
+function historyRow(run: RunEntry, attempts: AttemptRow[], actionsAllowed: boolean, progress?: RunProgressLine): Html {
   const delayMs = run.startedAt === null ? null : Date.parse(run.startedAt) - Date.parse(run.scheduledFor);
   return html`<tr data-run="${run.id}">
 <td class="num">${run.id}</td>
 <td>${formatInstant(run.scheduledFor)}</td>
 <td>${run.trigger}</td>
-<td>${statusLabel(run.status, run.statusReason)}${run.summarizedSlots ? html` <span class="muted">(${run.summarizedSlots} slots)</span>` : ''}</td>
+<td>${statusLabel(run.status, run.statusReason)}${run.summarizedSlots ? html` <span class="muted">(${run.summarizedSlots} slots)</span>` : ''}${progressLine(progress)}</td>
 <td class="num">${run.attempts}/${run.maxAttempts}</td>
 <td class="num">${delayMs === null ? '—' : formatDuration(Math.max(0, delayMs))}</td>
 <td class="num">${run.durationMs === null ? '—' : formatDuration(run.durationMs)}</td>
@@ -72,7 +85,11 @@ export async function renderSchedulePage(database: Database, name: string, nowMs
     listRuns(database, { name, limit: CHART_RUNS }),
   ]);
   const history = runs.slice(0, HISTORY_ROWS);
-  const attempts = await listAttemptsOfRuns(database.db, history.map((run) => run.id));
+  const [attempts, progress] = await Promise.all([
+    listAttemptsOfRuns(database.db, history.map((run) => run.id)),
+    listProgressOfRuns(database.db, history.map((run) => run.id), FAILED_ITEMS_SHOWN),
+  ]);
+  const progressByRun = new Map(progress.map((line) => [line.runId, line]));
   const attemptsByRun = new Map<number, AttemptRow[]>();
   for (const attempt of attempts) attemptsByRun.set(attempt.runId, [...(attemptsByRun.get(attempt.runId) ?? []), attempt]);
   const entry = report.schedules[0];
@@ -106,6 +123,6 @@ ${chart}
 ${history.length === 0
   ? html`<p class="empty">No runs yet.</p>`
   : html`<table class="runs"><thead><tr><th>Run</th><th>Slot</th><th>Trigger</th><th>Status</th><th>Attempts</th><th>Start delay</th><th>Duration</th><th>Attempts and output</th>${actionsAllowed ? html`<th>Actions</th>` : ''}</tr></thead>
-<tbody>${history.map((run) => historyRow(run, attemptsByRun.get(run.id) ?? [], actionsAllowed))}</tbody></table>`}`;
+<tbody>${history.map((run) => historyRow(run, attemptsByRun.get(run.id) ?? [], actionsAllowed, progressByRun.get(run.id)))}</tbody></table>`}`;
   return { title: detail.name, body };
 }

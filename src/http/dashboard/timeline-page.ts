@@ -18,7 +18,7 @@ export const TIMELINE_BIN_MS = 15 * 60_000;
 const BINS = (TIMELINE_HOURS * 3_600_000) / TIMELINE_BIN_MS;
 
 /** Worst first: the colour a cell takes when it holds runs of several statuses. */
-const SEVERITY = ['FAILED', 'MISSED', 'MANUAL_REQUIRED', 'RUNNING', 'RETRY_PENDING', 'QUEUED', 'PENDING', 'CANCELLED', 'SKIPPED', 'SUCCESS'];
+const SEVERITY = ['FAILED', 'MISSED', 'MANUAL_REQUIRED', 'RUNNING', 'RETRY_PENDING', 'QUEUED', 'PENDING', 'PARTIAL_SUCCESS', 'CANCELLED', 'SKIPPED', 'SUCCESS'];
 const rank = (status: string) => {
   const index = SEVERITY.indexOf(status);
   return index === -1 ? SEVERITY.length : index;

@@ -140,7 +140,8 @@ export class RunnerMetrics implements RunObserver {
     this.duration.observe({ schedule }, durationMs / 1000);
     if (isFinal(runStatus)) this.runs.inc({ schedule, status: runStatus });
     if (runStatus === 'RETRY_PENDING') this.retries.inc({ schedule });
-    if (runStatus === 'SUCCESS') this.noteSuccess(schedule, this.options.clock.nowMs());
+    // As the stored last success (db/metrics-queries.ts): a PARTIAL_SUCCESS counts, a dry run does not.
+    if ((runStatus === 'SUCCESS' || runStatus === 'PARTIAL_SUCCESS') && run.triggerType !== 'DRY_RUN') this.noteSuccess(schedule, this.options.clock.nowMs());
   };
 
   runCancelled: NonNullable<RunObserver['runCancelled']> = (run) => {

@@ -23,7 +23,7 @@ export interface ExistingSlotRun {
 export type SlotAction = { slotMs: number; action: 'create' } | { slotMs: number; action: 'requeue'; run: ExistingSlotRun };
 
 const FAILED_OUTCOMES: readonly RunStatus[] = ['FAILED', 'MISSED', 'SKIPPED'];
-const ENDED: readonly RunStatus[] = ['SUCCESS', 'FAILED', 'MISSED', 'SKIPPED', 'CANCELLED'];
+const ENDED: readonly RunStatus[] = ['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'MISSED', 'SKIPPED', 'CANCELLED'];
 
 function reprocesses(status: RunStatus, reprocess: Reprocess): boolean {
   if (reprocess === 'failed') return FAILED_OUTCOMES.includes(status);

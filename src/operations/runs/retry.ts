@@ -14,7 +14,8 @@ import { describeRun, lockRun, refuseArchived } from './locked-targets.js';
 import { operationAuditRow } from './operation-audit.js';
 import { RunOperationError } from './run-operation-error.js';
 
-export const RETRYABLE_STATUSES: readonly RunStatus[] = ['FAILED', 'CANCELLED', 'MISSED', 'SKIPPED'];
+/** PARTIAL_SUCCESS: another attempt re-runs only its failed items (CRONFORM_RETRY_ITEMS_FILE). */
+export const RETRYABLE_STATUSES: readonly RunStatus[] = ['FAILED', 'PARTIAL_SUCCESS', 'CANCELLED', 'MISSED', 'SKIPPED'];
 
 export interface RunChangeOptions {
   runId: number;

@@ -28,6 +28,8 @@ const EXPLAINED_BY_LAST_ATTEMPT = new Set(['FAILED', 'RETRY_PENDING', 'CANCELLED
 export function describeRunReason(status: string, statusReason: string | null, lastAttempt: Omit<AttemptOutcomeRow, 'attempt'> | null): string | null {
   // A run `cronform dev` skipped for a missing secret: the code alone does not say which variable to set; its attempt's error does.
   if (statusReason === 'MISSING_SECRET' && status === 'SKIPPED' && lastAttempt?.error) return `${statusReason}: ${lastAttempt.error}`;
+  // Likewise a run the safety threshold stopped: the attempt's error says how many, and how to approve.
+  if (statusReason === 'SAFETY_THRESHOLD' && status === 'MANUAL_REQUIRED' && lastAttempt?.error) return `${statusReason}: ${lastAttempt.error}`;
   if (statusReason !== null) return statusReason;
   return lastAttempt && EXPLAINED_BY_LAST_ATTEMPT.has(status) ? describeAttemptFailure(lastAttempt) : null;
 }

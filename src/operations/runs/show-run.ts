@@ -6,6 +6,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { findRunDetail, listRunAttempts, listRunEvents, type AttemptRow } from '../../db/run-detail-queries.js';
+import { loadRunProgress } from '../../db/run-progress-queries.js';
 import { PRIORITY_RANK } from '../../runner/run-types.js';
 import { RunOperationError } from './run-operation-error.js';
 import { describeAttemptFailure, describeRunReason } from './run-reason.js';
@@ -27,6 +28,24 @@ export interface AttemptDetail {
   stdoutTail: string | null;
   stderrTail: string | null;
 }
+
+/** What the run's job reported (SPEC §8a): counts across attempts, and its items, failed first. */
+export interface RunProgressDetail {
+  total: number | null;
+  done: number;
+  failed: number;
+  wouldAffect: number | null;
+  /** After `approve` of a run stopped by `safety.maxAffected`: what its next attempts may affect. */
+  approvedAffected: number | null;
+  /** More items than a run keeps one by one were reported: they are counted, not listed. */
+  itemsTruncated: boolean;
+  updatedAt: string;
+  /** At most SHOWN_ITEMS, failed first, then by key. */
+  items: Array<{ key: string; status: string; attempt: number; error: string | null }>;
+}
+
+/** Items listed by `runs show`; the counts cover them all. */
+export const SHOWN_ITEMS = 20;
 
 export interface RunEvent {
   at: string;
@@ -63,6 +82,8 @@ export interface RunDetail {
   attemptDetails: AttemptDetail[];
   /** Operations recorded against this run (trigger, retry, approve, cancel), oldest first. */
   events: RunEvent[];
+  /** Only when the job reported progress. */
+  progress?: RunProgressDetail;
 }
 
 const PRIORITY_NAMES = Object.fromEntries(Object.entries(PRIORITY_RANK).map(([name, rank]) => [rank, name])) as Record<number, string>;
@@ -90,7 +111,7 @@ function toAttemptDetail(row: AttemptRow): AttemptDetail {
 export async function showRun(database: Database, runId: number): Promise<RunDetail> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
-  const [attempts, events] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId)]);
+  const [attempts, events, reported] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId), loadRunProgress(database.db, runId, SHOWN_ITEMS)]);
   const last = attempts[attempts.length - 1] ?? null;
   return {
     id: run.id,
@@ -116,6 +137,7 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     summarizedSlots: run.summarizedSlots,
     attemptDetails: attempts.map(toAttemptDetail),
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
+    ...(reported.progress ? { progress: { ...reported.progress, updatedAt: reported.progress.updatedAt.toISOString(), items: reported.items } } : {}),
   };
 }
 

@@ -19,6 +19,12 @@ export interface TriggerOptions {
   name: string;
   /** Create the run even when the schedule already has an active one. */
   forceNew: boolean;
+  /**
+   * A DRY_RUN run (SPEC §8a): its job gets CRONFORM_DRY_RUN=1, must change nothing and reports what
+   * it would (`cronform progress --would-affect N`). It skips `approval: required` (there is nothing
+   * to approve: it acts on nothing), and `safety.maxAffected` never stops it.
+   */
+  dryRun?: boolean;
   nowMs: number;
   author: ChangeAuthor;
 }
@@ -31,6 +37,7 @@ export interface TriggerResult {
   businessDate: string;
   /** MANUAL_REQUIRED when the schedule has `approval: required`: it waits for `approve`. */
   status: 'QUEUED' | 'MANUAL_REQUIRED';
+  dryRun: boolean;
   /** The schedule is paused: the manual run still runs (it was asked for explicitly). */
   paused: boolean;
 }
@@ -51,9 +58,11 @@ export async function triggerRun(database: Database, options: TriggerOptions): P
       }
     }
     const { definition } = schedule;
-    const idempotencyKey = idempotencyKeyFor(schedule.name, slotMs, 'MANUAL');
+    const dryRun = options.dryRun === true;
+    const triggerType = dryRun ? 'DRY_RUN' : 'MANUAL';
+    const idempotencyKey = idempotencyKeyFor(schedule.name, slotMs, triggerType);
     const businessDate = businessDateFor(slotMs, definition.timezone, definition.businessDate.offsetDays);
-    const status = definition.approval === 'required' ? 'MANUAL_REQUIRED' : 'QUEUED';
+    const status = definition.approval === 'required' && !dryRun ? 'MANUAL_REQUIRED' : 'QUEUED';
     const [inserted] = await insertRuns(
       tx,
       [
@@ -61,7 +70,7 @@ export async function triggerRun(database: Database, options: TriggerOptions): P
           scheduleId: schedule.id,
           scheduleVersion: schedule.version,
           scheduledFor: new Date(slotMs),
-          triggerType: 'MANUAL',
+          triggerType,
           idempotencyKey,
           status,
           statusReason: null,
@@ -83,10 +92,10 @@ export async function triggerRun(database: Database, options: TriggerOptions): P
     await insertAuditRows(tx, [
       operationAuditRow(options.author, now, 'RUN_TRIGGERED', schedule, {
         runId: inserted.id,
-        after: { status, scheduledFor: new Date(slotMs).toISOString(), idempotencyKey, forceNew: options.forceNew },
+        after: { status, scheduledFor: new Date(slotMs).toISOString(), idempotencyKey, forceNew: options.forceNew, ...(dryRun ? { dryRun } : {}) },
       }),
     ]);
     if (status === 'QUEUED') await notifyRunsQueued(tx);
-    return { runId: inserted.id, schedule: schedule.name, scheduledFor: new Date(slotMs).toISOString(), idempotencyKey, businessDate, status, paused: schedule.pausedAt !== null };
+    return { runId: inserted.id, schedule: schedule.name, scheduledFor: new Date(slotMs).toISOString(), idempotencyKey, businessDate, status, dryRun, paused: schedule.pausedAt !== null };
   });
 }

@@ -8,6 +8,7 @@ import { composeJobEnvironment } from './job-environment.js';
 import { failedOutcome, stoppedError, stoppedStatus, type StopReason } from './job-outcome.js';
 import { startTimer } from './long-timer.js';
 import { OutputTail } from './output-tail.js';
+import { PROGRESS_POLL_MS, ProgressChannel } from './progress-channel.js';
 import { placeholderValues, substitutePlaceholders, type Prepared } from './placeholders.js';
 import { isProcessGroupAlive, signalProcessGroup } from './process-group.js';
 import { resolveValues } from './resolve-values.js';
@@ -38,7 +39,22 @@ export async function runCommandJob(job: CommandJobDefinition, context: RunConte
   if (settings.signal?.aborted) {
     return { ...failedOutcome(stoppedError('abort', settings.timeoutMs, settings.signal), elapsedMs()), status: 'CANCELLED' };
   }
-  return superviseCommand(prepared.value, settings, elapsedMs);
+  if (!settings.progress) return superviseCommand(prepared.value, settings, elapsedMs);
+  let channel: ProgressChannel;
+  try {
+    channel = await ProgressChannel.open(settings.progress);
+  } catch (error) {
+    return failedOutcome(`could not create the progress file: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`, elapsedMs());
+  }
+  // Real time, like the group poll: it watches a real file grow.
+  const pollTimer = setInterval(() => void channel.poll().catch(() => undefined), PROGRESS_POLL_MS);
+  try {
+    return await superviseCommand({ ...prepared.value, env: { ...prepared.value.env, ...channel.env } }, settings, elapsedMs);
+  } finally {
+    clearInterval(pollTimer);
+    // The outcome is read after this: every line the job wrote before it ended is in the report.
+    await channel.close().catch(() => undefined);
+  }
 }
 
 async function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Promise<Prepared<PreparedCommand>> {

@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import type { ProgressChannelOptions } from './progress-channel.js';
 import type { SecretRedactor } from './secret-redaction.js';
 
 export interface ExecuteOptions {
@@ -18,6 +19,8 @@ export interface ExecuteOptions {
   clock?: Clock;
   /** Told about each job's process group while it lives, so it can be killed if the runner dies. */
   processGroups?: ProcessGroupRegistry;
+  /** A command job reports progress and items here (CRONFORM_PROGRESS_FILE); http jobs cannot. */
+  progress?: ProgressChannelOptions;
 }
 
 export interface ProcessGroupRegistry {
@@ -37,6 +40,7 @@ export interface ExecutorSettings {
   processGroups: ProcessGroupRegistry | undefined;
   /** The job's `fromEnv` values, redacted from its output tails and errors. */
   redactor: SecretRedactor;
+  progress: ProgressChannelOptions | undefined;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 5000;
@@ -60,5 +64,6 @@ export function settleExecuteOptions(options: ExecuteOptions, redactor: SecretRe
     clock: options.clock ?? systemClock,
     processGroups: options.processGroups,
     redactor,
+    progress: options.progress,
   };
 }

@@ -1,3 +1,4 @@
+import { DRY_RUN_ENV, SAFETY_MAX_AFFECTED_ENV } from '../../shared/progress-line.js';
 import type { RunContext } from '../run-types.js';
 
 /**
@@ -36,10 +37,16 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
     CRONFORM_PAYLOAD: JSON.stringify(context.payload),
   };
   if (context.businessDate !== null) env.CRONFORM_BUSINESS_DATE = context.businessDate;
+  // SPEC §8a. Absent (not "0") outside a dry run, so `[ -n "$CRONFORM_DRY_RUN" ]` reads naturally.
+  if (context.trigger === 'DRY_RUN') env[DRY_RUN_ENV] = '1';
+  if (context.maxAffected !== undefined && context.maxAffected !== null) env[SAFETY_MAX_AFFECTED_ENV] = String(context.maxAffected);
   return env;
 }
 
-/** Later layers win: inherited plumbing < the job's own env < the run context, which a job cannot fake. */
+/**
+ * Later layers win: inherited plumbing < the job's own env < the run context, which a job cannot
+ * fake (nor the progress channel's files, added last by the command executor).
+ */
 export function composeJobEnvironment(runnerEnv: NodeJS.ProcessEnv, jobEnv: Record<string, string>, context: RunContext): Record<string, string> {
   return { ...inheritedEnvironment(runnerEnv), ...jobEnv, ...runContextEnvironment(context) };
 }

@@ -27,11 +27,12 @@ export const TRANSITIONS: readonly TransitionEdge[] = [
   { from: 'QUEUED', to: 'CANCELLED', by: 'cancel' },
 
   { from: 'RUNNING', to: 'SUCCESS', by: 'attempt succeeded (written only by the lease owner)' },
+  { from: 'RUNNING', to: 'PARTIAL_SUCCESS', by: 'attempt succeeded with failed items within allowedFailures (SPEC §8a)' },
   { from: 'RUNNING', to: 'FAILED', by: 'attempt failed or timed out with no attempt left; stall with onStall fail or no attempt left' },
   { from: 'RUNNING', to: 'RETRY_PENDING', by: 'attempt failed, timed out or stalled (onStall retry) with attempts left' },
   { from: 'RUNNING', to: 'CANCELLED', by: 'cancel (the process group is killed)' },
   { from: 'RUNNING', to: 'SKIPPED', by: 'cronform dev only: the job needs a fromEnv variable that is not set (reason MISSING_SECRET; a real runner fails it)' },
-  { from: 'RUNNING', to: 'MANUAL_REQUIRED', by: 'reconcile: lease expired with onStall manual' },
+  { from: 'RUNNING', to: 'MANUAL_REQUIRED', by: 'reconcile: lease expired with onStall manual; the job asked to affect more than safety.maxAffected (reason SAFETY_THRESHOLD)' },
   {
     from: 'RUNNING',
     to: 'QUEUED',
@@ -53,6 +54,8 @@ export const TRANSITIONS: readonly TransitionEdge[] = [
   { from: 'MISSED', to: 'QUEUED', by: 'resume --missed last|all; backfill --reprocess all' },
   { from: 'MISSED', to: 'PENDING', by: 'resume --missed all on a QUEUE_NEW schedule with an active run' },
   { from: 'CANCELLED', to: 'QUEUED', by: 'retry <runId>; backfill --reprocess all' },
+  { from: 'PARTIAL_SUCCESS', to: 'QUEUED', by: 'retry <runId> (re-runs only its failed items); backfill --reprocess all' },
+  { from: 'PARTIAL_SUCCESS', to: 'PENDING', by: 'backfill --reprocess all beyond its --concurrency' },
   { from: 'SUCCESS', to: 'QUEUED', by: 'backfill --reprocess all' },
   { from: 'FAILED', to: 'PENDING', by: 'backfill --reprocess beyond its --concurrency (waits its turn)' },
   { from: 'CANCELLED', to: 'PENDING', by: 'backfill --reprocess all beyond its --concurrency' },

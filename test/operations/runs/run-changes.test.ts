@@ -48,7 +48,7 @@ describe('retryRun', () => {
       { slot: '2026-11-28T03:00:00.000Z', status: 'SUCCESS' },
     ]);
     await claimAll(database);
-    await expect(retryRun(database, change(queued!))).rejects.toThrow(`cannot retry run ${queued} (SCHEDULED ${slot}, RUNNING): it is RUNNING; only FAILED, CANCELLED, MISSED, SKIPPED runs can be retried`);
+    await expect(retryRun(database, change(queued!))).rejects.toThrow(`cannot retry run ${queued} (SCHEDULED ${slot}, RUNNING): it is RUNNING; only FAILED, PARTIAL_SUCCESS, CANCELLED, MISSED, SKIPPED runs can be retried`);
     await expect(retryRun(database, change(success!))).rejects.toThrow('it is SUCCESS');
     await expect(retryRun(database, change(999))).rejects.toThrow('no run with id 999');
     expect(await auditRows(database)).toEqual([]);
