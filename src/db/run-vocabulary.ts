@@ -33,3 +33,11 @@ export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | '
 /** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
 export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/**
+ * A workflow step's state in one attempt (`run_steps`, docs/workflows.md). RUNNING while it runs
+ * (left so by a runner that died in it); RESET marks the steps `retry --from-step` runs again.
+ * A retried run resumes at the first step whose latest row is not SUCCEEDED.
+ */
+export const STEP_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CANCELLED', 'RESET'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];

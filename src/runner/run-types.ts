@@ -31,6 +31,18 @@ export interface RunContext {
   attempt: number;
   trigger: TriggerType;
   payload: Record<string, unknown>;
+  /** Set while a workflow's step runs (docs/workflows.md): its name, files and the earlier results. */
+  step?: StepContext;
+}
+
+export interface StepContext {
+  name: string;
+  /** CRONFORM_STEP_OUTPUT: where the step may write its JSON result (absent until it does). */
+  outputFile: string;
+  /** CRONFORM_STEPS_DIR: `<name>.json` of every earlier step that wrote a result. */
+  stepsDir: string;
+  /** The earlier steps' results by step name, for `{{steps.NAME.output.KEY}}`. */
+  results: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export interface ExecutionOutcome {

@@ -36,6 +36,11 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
     CRONFORM_PAYLOAD: JSON.stringify(context.payload),
   };
   if (context.businessDate !== null) env.CRONFORM_BUSINESS_DATE = context.businessDate;
+  if (context.step) {
+    env.CRONFORM_STEP = context.step.name;
+    env.CRONFORM_STEP_OUTPUT = context.step.outputFile;
+    env.CRONFORM_STEPS_DIR = context.step.stepsDir;
+  }
   return env;
 }
 
