@@ -86,7 +86,7 @@ function mapErrors(errors: VerboseError[], doc: ParsedDocument): Diagnostic[] {
 function selectJobBranch(errors: VerboseError[], anyOfIndex: number, doc: ParsedDocument, skipped: Set<number>): Diagnostic[] {
   const anyOf = errors[anyOfIndex]!;
   skipped.add(anyOfIndex);
-  const job = anyOf.data as Record<string, unknown> | undefined;
+  const job = anyOf.data !== null && typeof anyOf.data === 'object' && !Array.isArray(anyOf.data) ? (anyOf.data as Record<string, unknown>) : undefined;
   const wantsSteps = job !== undefined && Object.hasOwn(job, 'steps');
   const diagnostics: Diagnostic[] = [];
   for (const index of collectBranchErrors(errors, anyOfIndex)) {
@@ -95,7 +95,7 @@ function selectJobBranch(errors: VerboseError[], anyOfIndex: number, doc: Parsed
     const typeBesideSteps = wantsSteps && error.keyword === 'additionalProperties' && (error.params as { additionalProperty?: unknown }).additionalProperty === 'type';
     if (inSteps !== wantsSteps || typeBesideSteps) skipped.add(index);
   }
-  if (wantsSteps && Object.hasOwn(job, 'type')) {
+  if (wantsSteps && Object.hasOwn(job!, 'type')) {
     const path = toDocumentPath(anyOf.instancePath, doc.value);
     diagnostics.push(
       createDiagnostic(doc, DiagnosticCodes.JOB_AND_STEPS, `${formatPath(path)} has both type and steps: a job is either one command or http job, or a list of steps`, [...path, 'type'], {
