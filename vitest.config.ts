@@ -37,6 +37,7 @@ const db = [
   'test/runner/missing-secrets.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/runner-lifecycle.test.ts',
+  'test/runner/workflow-steps-postgres.test.ts',
 ];
 const system = [
   'test/commands/command-table.test.ts',
