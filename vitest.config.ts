@@ -69,6 +69,7 @@ const system = [
   'test/runner/executors/http-executor.test.ts',
   'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
+  'test/runner/workflow-sigkill.test.ts',
 ];
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */
 const chaos = ['test/chaos/**/*.test.ts'];

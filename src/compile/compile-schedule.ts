@@ -134,6 +134,7 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     previousName: metadata.previousName ?? null,
     riskAccepted: (metadata.riskAccepted ?? []).map((r) => ({ code: r.code, reason: r.reason, until: r.until })),
     source,
-    locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath)) }),
+    // `job.steps.2.url`: a numeric segment is a list index in the document (the steps, argv).
+    locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath).map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))) }),
   };
 }
