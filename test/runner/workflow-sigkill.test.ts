@@ -93,9 +93,9 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL between s
       return row?.status === 'SUCCESS' ? row : undefined;
     }, 60_000);
     expect(run).toEqual({ status: 'SUCCESS', attempts: 2 });
-    const ran = readFileSync(path.join(scratch, 'log.txt'), 'utf8').trim().split('\n');
+    const ran = readFileSync(path.join(scratch, 'log.txt'), 'utf8').trim().split('\n').map((line) => line.trim());
     // first ran once; second again in attempt 2, reading first's result from attempt 1; then third.
-    expect(ran).toEqual(['first@1 ', 'second@1 from-first', 'second@2 from-first', 'third@2 ']);
+    expect(ran).toEqual(['first@1', 'second@1 from-first', 'second@2 from-first', 'third@2']);
     const steps = await queryRows<{ attempt: number; name: string; status: string }>(database.db, sql`select attempt, name, status from run_steps order by attempt, step_index`);
     expect(steps.map((s) => `${s.attempt} ${s.name} ${s.status}`)).toEqual(['1 first SUCCEEDED', '1 second RUNNING', '2 second SUCCEEDED', '2 third SUCCEEDED']);
   }, 120_000);
