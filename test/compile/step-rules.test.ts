@@ -1,6 +1,7 @@
 /** Validation of workflows (`spec.job.steps`): located diagnostics with stable codes, and the compiled form. */
 import { describe, expect, it } from 'vitest';
 import { compileSources } from '../../src/compile/compile-sources.js';
+import { renderManifestFile, scheduleManifestOf } from '../../src/operations/runs/manifest-export.js';
 import { formatDiagnostic } from '../../src/shared/diagnostics.js';
 
 const nowMs = Date.parse('2026-11-29T12:00:00Z');
@@ -87,5 +88,17 @@ describe('workflow validation', () => {
       - { name: b, type: command, command: [node], env: { API_TOKEN: "ghp_abcdefghijklmnopqrstuvwxyz0123456789" } }
 `);
     expect(diagnostics.map((d) => d.split(' ').slice(0, 3).join(' '))).toEqual(['wf.yaml:11:70 error CF040']);
+  });
+
+  it('exports a workflow back to a manifest that compiles to the same definition', () => {
+    const { schedules } = check(`  job:
+    steps:
+      - { name: extract, type: command, command: [node, x.js], env: { MODE: full }, timeout: 2m, retry: { maxAttempts: 3 } }
+      - { name: push, type: http, url: "https://api.example.com/load", method: PUT, expectStatus: [204] }
+`);
+    const exported = renderManifestFile([scheduleManifestOf(schedules[0]!.definition)]);
+    const again = compileSources([{ file: 'exported.yaml', text: exported }], nowMs);
+    expect(again.diagnostics).toEqual([]);
+    expect(again.schedules[0]!.digest).toBe(schedules[0]!.digest);
   });
 });
