@@ -38,6 +38,7 @@ const db = [
   'test/runner/runner-flow.test.ts',
   'test/runner/run-items.test.ts',
   'test/runner/runner-lifecycle.test.ts',
+  'test/runner/workflow-steps-postgres.test.ts',
 ];
 const system = [
   'test/commands/command-table.test.ts',
@@ -71,6 +72,7 @@ const system = [
   'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
   'test/runner/safety-guard.test.ts',
+  'test/runner/workflow-sigkill.test.ts',
 ];
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */
 const chaos = ['test/chaos/**/*.test.ts'];

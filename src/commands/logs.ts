@@ -14,17 +14,18 @@ import { databaseFlags } from './database-flags.js';
  */
 export default class Logs extends CronformCommand {
   static override summary = "Print a run's stored output tails: stdout to stdout, stderr to stderr (latest attempt unless --attempt).";
-  static override examples = ['<%= config.bin %> logs 42', '<%= config.bin %> logs 42 --attempt 1 2>&1 | less'];
+  static override examples = ['<%= config.bin %> logs 42', '<%= config.bin %> logs 42 --attempt 1 2>&1 | less', '<%= config.bin %> logs 42 --step load'];
   static override args = { runId: Args.integer({ description: 'run id (see cronform runs)', required: true, min: 1 }) };
   static override flags = {
     attempt: Flags.integer({ description: 'attempt number (default: the latest)', min: 1 }),
+    step: Flags.string({ description: "a workflow step's output instead of the attempt's (default: its latest run)" }),
     raw: Flags.boolean({ description: 'write control characters as they are, even on a terminal', default: false }),
     ...databaseFlags,
   };
 
   async run(): Promise<RunLogs> {
     const { args, flags } = await this.parse(Logs);
-    const logs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readRunLogs(database, args.runId, flags.attempt));
+    const logs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readRunLogs(database, args.runId, flags.attempt, flags.step));
     if (this.jsonEnabled()) return logs;
     writeTail(process.stdout, logs.stdoutTail, flags.raw);
     writeTail(process.stderr, logs.stderrTail, flags.raw);

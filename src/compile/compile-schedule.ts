@@ -2,10 +2,10 @@
  * Compile a schema-valid Schedule document into a normalized Definition (defaults applied,
  * durations in ms). Pure: it assumes validation already passed for this document.
  */
-import type { ScheduleManifest } from '../manifest/schema-types.js';
+import type { Job, RetryPolicy, ScheduleManifest, Step } from '../manifest/schema-types.js';
 import type { CronExpression } from '../time/cron-parse.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, SourceLocation } from './definition.js';
+import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, RetryDefinition, RunJobDefinition, SourceLocation, StepDefinition } from './definition.js';
 import { digestOf } from './digest.js';
 import { parseDurationMs } from './duration.js';
 
@@ -37,7 +37,31 @@ export function parseStatusRange(entry: string | number): [number, number] {
   return [low, high ?? low];
 }
 
-function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
+function compileRunJob(job: ScheduleManifest['spec']['job']): RunJobDefinition {
+  if (!('steps' in job)) return compileJob(job);
+  return { type: 'steps', steps: job.steps.map(compileStep) };
+}
+
+function compileStep(step: Step): StepDefinition {
+  const { name, timeout, retry, ...job } = step;
+  return {
+    name,
+    ...compileJob(job),
+    ...(timeout ? { timeoutMs: parseDurationMs(timeout) } : {}),
+    ...(retry ? { retry: compileRetry(retry) } : {}),
+  };
+}
+
+function compileRetry(retry: RetryPolicy | undefined): RetryDefinition {
+  return {
+    maxAttempts: retry?.maxAttempts ?? 1,
+    backoff: retry?.backoff ?? 'exponential',
+    initialDelayMs: parseDurationMs(retry?.initialDelay ?? '30s'),
+    maxDelayMs: parseDurationMs(retry?.maxDelay ?? '10m'),
+  };
+}
+
+function compileJob(job: Job): JobDefinition {
   if (job.type === 'command') {
     return { type: 'command', command: [...job.command], cwd: job.cwd ?? '.', env: compileEnv(job.env as Record<string, EnvValue> | undefined) };
   }
@@ -78,19 +102,14 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     timezone: spec.timezone,
     enabled: spec.enabled ?? true,
     dayMatch: spec.dayMatch ?? null,
-    job: compileJob(spec.job),
+    job: compileRunJob(spec.job),
     timeoutMs: spec.timeout ? parseDurationMs(spec.timeout) : defaultTimeoutMs(minIntervalMs),
     overlap: spec.overlap ?? 'SKIP_NEW',
     misfire: spec.misfire ?? 'RUN_ONCE',
     maxCatchUp: spec.maxCatchUp ?? 100,
     gracePeriodMs: spec.gracePeriod ? parseDurationMs(spec.gracePeriod) : defaultGracePeriodMs(minIntervalMs),
     ...(spec.freshness ? { freshnessMs: parseDurationMs(spec.freshness) } : {}),
-    retry: {
-      maxAttempts: spec.retry?.maxAttempts ?? 1,
-      backoff: spec.retry?.backoff ?? 'exponential',
-      initialDelayMs: parseDurationMs(spec.retry?.initialDelay ?? '30s'),
-      maxDelayMs: parseDurationMs(spec.retry?.maxDelay ?? '10m'),
-    },
+    retry: compileRetry(spec.retry),
     onStall: spec.onStall ?? 'retry',
     priority: spec.priority ?? 'NORMAL',
     criticality: spec.criticality ?? 'MEDIUM',
@@ -117,7 +136,8 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     previousName: metadata.previousName ?? null,
     riskAccepted: (metadata.riskAccepted ?? []).map((r) => ({ code: r.code, reason: r.reason, until: r.until })),
     source,
-    locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath)) }),
+    // `job.steps.2.url`: a numeric segment is a list index in the document (the steps, argv).
+    locateField: (definitionPath) => ({ file: doc.file, ...doc.locate(manifestPathOf(definitionPath).map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))) }),
   };
 }
 

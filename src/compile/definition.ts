@@ -30,6 +30,31 @@ export interface HttpJobDefinition {
 
 export type JobDefinition = CommandJobDefinition | HttpJobDefinition;
 
+/**
+ * One step of a workflow (`spec.job.steps[i]`): a job plus its name, and its own timeout and retry
+ * when the manifest sets them (absent: the attempt's remaining time, no retry inside the attempt).
+ */
+export type StepDefinition = JobDefinition & { name: string; timeoutMs?: number; retry?: RetryDefinition };
+
+/** A workflow: steps run in order; a retried run resumes at the first step that did not succeed. */
+export interface StepsJobDefinition {
+  type: 'steps';
+  steps: StepDefinition[];
+}
+
+/** What a run executes: one job, or steps. */
+export type RunJobDefinition = JobDefinition | StepsJobDefinition;
+
+/**
+ * The jobs a definition runs, each with the Definition path of its fields (`job`, or
+ * `job.steps.2`) and its step name (null for a single job). What a plan judges and shows, what
+ * the runner checks secrets of: one list, so no reader forgets the steps.
+ */
+export function executableJobsOf(job: RunJobDefinition): Array<{ path: string; stepName: string | null; job: JobDefinition }> {
+  if (job.type === 'steps') return job.steps.map((step, index) => ({ path: `job.steps.${index}`, stepName: step.name, job: step }));
+  return [{ path: 'job', stepName: null, job }];
+}
+
 export interface RetryDefinition {
   maxAttempts: number;
   backoff: 'fixed' | 'exponential';
@@ -46,7 +71,7 @@ export interface Definition {
   timezone: string;
   enabled: boolean;
   dayMatch: 'any' | 'all' | null;
-  job: JobDefinition;
+  job: RunJobDefinition;
   timeoutMs: number;
   overlap: Overlap;
   misfire: Misfire;

@@ -14,6 +14,8 @@ import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js'
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
 import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
+import { defaultTimeoutMs } from './compile-schedule.js';
+import { checkStepRules } from './step-rules.js';
 
 export interface LocatableDocument {
   file: string;
@@ -120,6 +122,7 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
   }
 
   diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
+  diagnostics.push(...checkStepRules(doc, manifest, spec.timeout ? parseDurationMs(spec.timeout) : defaultTimeoutMs(shortestMs)));
   diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
   const usable = timezoneValid && !diagnostics.some((d) => d.severity === 'error' && d.code === DiagnosticCodes.CRON_NEVER_FIRES);
   return usable ? { diagnostics, cron } : { diagnostics };

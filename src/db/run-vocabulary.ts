@@ -52,3 +52,10 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 /** An item a job reported (`cronform progress --item KEY --done|--failed`), stored in `run_items`. */
 export const ITEM_STATUSES = ['DONE', 'FAILED'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
+/**
+ * A workflow step's state in one attempt (`run_steps`, docs/workflows.md). RUNNING while it runs
+ * (left so by a runner that died in it); RESET marks the steps `retry --from-step` runs again.
+ * A retried run resumes at the first step whose latest row is not SUCCEEDED.
+ */
+export const STEP_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CANCELLED', 'RESET'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Definition } from '../compile/definition.js';
-import { ATTEMPT_STATUSES, ITEM_STATUSES, RUN_STATUSES, TRIGGER_TYPES } from './run-vocabulary.js';
+import { ATTEMPT_STATUSES, ITEM_STATUSES, RUN_STATUSES, STEP_STATUSES, TRIGGER_TYPES } from './run-vocabulary.js';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -249,6 +249,39 @@ export const runItems = pgTable(
   (t) => [
     uniqueIndex('run_items_run_item_key').on(t.runId, t.itemKey),
     check('run_items_status_check', sql`${t.status} in (${sqlWords(ITEM_STATUSES)})`),
+  ],
+);
+
+/**
+ * One row per workflow step and attempt (docs/workflows.md): written when the step starts and
+ * again when it ends, before the next step starts, so a runner killed between two steps leaves
+ * exactly the finished steps SUCCEEDED and the next attempt resumes after them. `result` is the
+ * step's JSON output (at most 64 KiB), read by later steps. No foreign key to `schedule_runs`:
+ * that table is to be partitioned by time, and a key referencing it would need its partition key;
+ * the run id is the link, as in `audit_log`.
+ */
+export const runSteps = pgTable(
+  'run_steps',
+  {
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    attempt: integer('attempt').notNull(),
+    stepIndex: integer('step_index').notNull(),
+    name: text('name').notNull(),
+    status: text('status').notNull(),
+    /** Tries of the step inside this attempt (its own `retry`). */
+    tries: integer('tries').notNull().default(1),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
+    exitCode: integer('exit_code'),
+    httpStatus: integer('http_status'),
+    error: text('error'),
+    stdoutTail: text('stdout_tail'),
+    stderrTail: text('stderr_tail'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    uniqueIndex('run_steps_run_attempt_step_key').on(t.runId, t.attempt, t.stepIndex),
+    check('run_steps_status_check', sql`${t.status} in (${sqlWords(STEP_STATUSES)})`),
   ],
 );
 

@@ -9,13 +9,33 @@ export type CronformManifest = ScheduleManifest | PolicyManifest;
  */
 export type ApiVersion = "cronform/v1";
 /**
- * What a run executes.
+ * What a run executes: one job (type command or http), or steps (a workflow), never both.
  */
-export type Job = CommandJob | HttpJob;
+export type ScheduleJob = StepsJob | Job;
+/**
+ * One step of a workflow: a command or http job with a name.
+ */
+export type Step = CommandStep | HttpStep;
+/**
+ * argv: program and arguments, no shell. Arguments may use {{businessDate}}.
+ *
+ * @minItems 1
+ */
+export type Command = [string, ...string[]];
 /**
  * A literal non-secret string, or { fromEnv: NAME } for a secret.
  */
 export type StringOrSecretRef = string | SecretRef;
+/**
+ * Status codes that count as success: codes such as 204 or ranges such as "200-299".
+ *
+ * @minItems 1
+ */
+export type ExpectStatus = [number | string, ...(number | string)[]];
+/**
+ * What a run executes.
+ */
+export type Job = CommandJob | HttpJob;
 
 /**
  * A scheduled job.
@@ -98,7 +118,7 @@ export interface ScheduleSpec {
    * Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.
    */
   dayMatch?: "any" | "all";
-  job: Job;
+  job: ScheduleJob;
   /**
    * Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h.
    */
@@ -123,7 +143,7 @@ export interface ScheduleSpec {
    * Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert.
    */
   freshness?: string;
-  retry?: RetryPolicy;
+  retry?: RetryPolicy2;
   /**
    * What an expired lease (a runner that stopped heartbeating) leads to.
    */
@@ -163,29 +183,46 @@ export interface ScheduleSpec {
   safety?: Safety;
 }
 /**
- * Runs a program directly (argv, no shell).
+ * A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).
  */
-export interface CommandJob {
+export interface StepsJob {
+  /**
+   * The steps, run in order; names unique.
+   *
+   * @minItems 1
+   * @maxItems 50
+   */
+  steps: [Step, ...Step[]];
+}
+/**
+ * One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.
+ */
+export interface CommandStep {
+  /**
+   * Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}.
+   */
+  name: string;
   /**
    * Executor kind.
    */
   type: "command";
-  /**
-   * argv: program and arguments, no shell. Arguments may use {{businessDate}}.
-   *
-   * @minItems 1
-   */
-  command: [string, ...string[]];
+  command: Command;
   /**
    * Working directory, relative to the repository root.
    */
   cwd?: string;
+  env?: Env;
   /**
-   * Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.
+   * Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt.
    */
-  env?: {
-    [k: string]: StringOrSecretRef;
-  };
+  timeout?: string;
+  retry?: RetryPolicy;
+}
+/**
+ * Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.
+ */
+export interface Env {
+  [k: string]: StringOrSecretRef;
 }
 /**
  * A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.
@@ -195,6 +232,105 @@ export interface SecretRef {
    * Name of the runner's environment variable holding the value.
    */
   fromEnv: string;
+}
+/**
+ * Retries of this step inside one attempt, before the attempt fails at it.
+ */
+export interface RetryPolicy {
+  /**
+   * Attempts per run, including the first.
+   */
+  maxAttempts?: number;
+  /**
+   * Delay growth between attempts.
+   */
+  backoff?: "fixed" | "exponential";
+  /**
+   * Delay before the first retry.
+   */
+  initialDelay?: string;
+  /**
+   * Upper bound of the delay between attempts.
+   */
+  maxDelay?: string;
+}
+/**
+ * One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.
+ */
+export interface HttpStep {
+  /**
+   * Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}.
+   */
+  name: string;
+  /**
+   * Executor kind.
+   */
+  type: "http";
+  /**
+   * Absolute URL to call.
+   */
+  url: string;
+  /**
+   * HTTP method.
+   */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  headers?: Headers;
+  /**
+   * Request body: a string sent as is, or an object sent as JSON.
+   */
+  body?:
+    | string
+    | {
+        [k: string]: unknown;
+      };
+  expectStatus?: ExpectStatus;
+  /**
+   * Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt.
+   */
+  timeout?: string;
+  retry?: RetryPolicy1;
+}
+/**
+ * Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.
+ */
+export interface Headers {
+  [k: string]: StringOrSecretRef;
+}
+/**
+ * Retries of this step inside one attempt, before the attempt fails at it.
+ */
+export interface RetryPolicy1 {
+  /**
+   * Attempts per run, including the first.
+   */
+  maxAttempts?: number;
+  /**
+   * Delay growth between attempts.
+   */
+  backoff?: "fixed" | "exponential";
+  /**
+   * Delay before the first retry.
+   */
+  initialDelay?: string;
+  /**
+   * Upper bound of the delay between attempts.
+   */
+  maxDelay?: string;
+}
+/**
+ * Runs a program directly (argv, no shell).
+ */
+export interface CommandJob {
+  /**
+   * Executor kind.
+   */
+  type: "command";
+  command: Command;
+  /**
+   * Working directory, relative to the repository root.
+   */
+  cwd?: string;
+  env?: Env;
 }
 /**
  * Sends one HTTP request; the run succeeds when the status matches expectStatus.
@@ -212,12 +348,7 @@ export interface HttpJob {
    * HTTP method.
    */
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /**
-   * Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.
-   */
-  headers?: {
-    [k: string]: StringOrSecretRef;
-  };
+  headers?: Headers;
   /**
    * Request body: a string sent as is, or an object sent as JSON.
    */
@@ -226,17 +357,12 @@ export interface HttpJob {
     | {
         [k: string]: unknown;
       };
-  /**
-   * Status codes that count as success: codes such as 204 or ranges such as "200-299".
-   *
-   * @minItems 1
-   */
-  expectStatus?: [number | string, ...(number | string)[]];
+  expectStatus?: ExpectStatus;
 }
 /**
  * How failed attempts are retried.
  */
-export interface RetryPolicy {
+export interface RetryPolicy2 {
   /**
    * Attempts per run, including the first.
    */

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,23 +338,29 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}};
-const schema45 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
-const schema51 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
-const schema54 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
-const schema55 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}};
+const schema50 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
+const schema68 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
+const schema71 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
+const schema72 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
 const func4 = Object.prototype.hasOwnProperty;
-const schema40 = {"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]};
-const schema41 = {"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}};
-const pattern7 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-const schema42 = {"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]};
-const schema43 = {"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}};
-const pattern8 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
+const schema40 = {"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]};
+const schema41 = {"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}};
+const schema42 = {"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]};
+const schema43 = {"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}};
+const schema45 = {"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}};
+const schema46 = {"description":"Working directory, relative to the repository root.","type":"string"};
+const pattern10 = new RegExp("^[0-9]+(ms|s|m|h|d)$", "u");
+const schema47 = {"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}};
+const pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const schema48 = {"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]};
+const schema49 = {"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}};
+const pattern9 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -365,7 +371,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.anyOf[0].type,parentSchema:schema42.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.anyOf[0].type,parentSchema:schema48.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -379,7 +385,7 @@ valid0 = valid0 || _valid0;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fromEnv === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema43.required,parentSchema:schema43,data};
+const err1 = {instancePath,schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -390,7 +396,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "fromEnv")){
-const err2 = {instancePath,schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data};
+const err2 = {instancePath,schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -403,8 +409,8 @@ errors++;
 if(data.fromEnv !== undefined){
 let data0 = data.fromEnv;
 if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err3 = {instancePath:instancePath+"/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema43.properties.fromEnv,data:data0};
+if(!pattern9.test(data0)){
+const err3 = {instancePath:instancePath+"/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema49.properties.fromEnv,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -415,7 +421,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.fromEnv.type,parentSchema:schema43.properties.fromEnv,data:data0};
+const err4 = {instancePath:instancePath+"/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromEnv.type,parentSchema:schema49.properties.fromEnv,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -427,7 +433,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
+const err5 = {instancePath,schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -442,7 +448,7 @@ if(_valid0){
 var props0 = true;
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.anyOf,parentSchema:schema42,data};
+const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.anyOf,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -462,6 +468,936 @@ vErrors = null;
 }
 }
 }
+validate30.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate30.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern8.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema47.propertyNames,data:key0,propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema47.propertyNames,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(!(validate30(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema51 = {"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "maxAttempts") || (key0 === "backoff")) || (key0 === "initialDelay")) || (key0 === "maxDelay"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.maxAttempts !== undefined){
+let data0 = data.maxAttempts;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.maxAttempts.type,parentSchema:schema51.properties.maxAttempts,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema51.properties.maxAttempts,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.backoff !== undefined){
+let data1 = data.backoff;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.backoff.type,parentSchema:schema51.properties.backoff,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((data1 === "fixed") || (data1 === "exponential"))){
+const err4 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/enum",keyword:"enum",params:{allowedValues: schema51.properties.backoff.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.backoff.enum,parentSchema:schema51.properties.backoff,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.initialDelay !== undefined){
+let data2 = data.initialDelay;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err5 = {instancePath:instancePath+"/initialDelay",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/initialDelay",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.maxDelay !== undefined){
+let data3 = data.maxDelay;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+const err7 = {instancePath:instancePath+"/maxDelay",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/maxDelay",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema43.required,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema43.required,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.command === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema43.required,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "name") || (key0 === "type")) || (key0 === "command")) || (key0 === "cwd")) || (key0 === "env")) || (key0 === "timeout")) || (key0 === "retry"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) > 63){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.type.type,parentSchema:schema43.properties.type,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("command" !== data1){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema43.properties.type,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+let data2 = data.command;
+if(Array.isArray(data2)){
+if(data2.length < 1){
+const err9 = {instancePath:instancePath+"/command",schemaPath:"#/$defs/commandJob/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema45,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/commandJob/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.items.type,parentSchema:schema45.items,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/command",schemaPath:"#/$defs/commandJob/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.type,parentSchema:schema45,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data4 = data.cwd;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/cwd",schemaPath:"#/$defs/commandJob/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.env !== undefined){
+if(!(validate29(data.env, {instancePath:instancePath+"/env",parentData:data,parentDataProperty:"env",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+if(data.timeout !== undefined){
+let data6 = data.timeout;
+if(typeof data6 === "string"){
+if(!pattern10.test(data6)){
+const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.retry !== undefined){
+if(!(validate33(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema54 = {"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}};
+const schema56 = {"description":"Absolute URL to call.","type":"string","format":"uri"};
+const schema57 = {"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"};
+const schema59 = {"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]};
+const schema60 = {"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]};
+const pattern15 = new RegExp("^[1-5][0-9]{2}-[1-5][0-9]{2}$", "u");
+const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
+const schema58 = {"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}};
+const pattern14 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern14.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},message:"must match pattern \""+"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"+"\"",schema:"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",parentSchema:schema58.propertyNames,data:key0,propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema58.propertyNames,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(!(validate30(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema54.required,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema54.required,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.url === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema54.required,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func4.call(schema54.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) > 63){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.type.type,parentSchema:schema54.properties.type,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("http" !== data1){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema54.properties.type,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+if(typeof data2 === "string"){
+if(!(formats2(data2))){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/httpJob/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema56,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/httpJob/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.method !== undefined){
+let data3 = data.method;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/method",schemaPath:"#/$defs/httpJob/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data3 === "GET") || (data3 === "POST")) || (data3 === "PUT")) || (data3 === "PATCH")) || (data3 === "DELETE"))){
+const err12 = {instancePath:instancePath+"/method",schemaPath:"#/$defs/httpJob/properties/method/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values",schema:schema57.enum,parentSchema:schema57,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+if(!(validate36(data.headers, {instancePath:instancePath+"/headers",parentData:data,parentDataProperty:"headers",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+}
+if(data.body !== undefined){
+let data5 = data.body;
+const _errs16 = errors;
+let valid5 = false;
+const _errs17 = errors;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/body",schemaPath:"#/$defs/httpJob/properties/body/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.anyOf[0].type,parentSchema:schema59.anyOf[0],data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+const _errs19 = errors;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err14 = {instancePath:instancePath+"/body",schemaPath:"#/$defs/httpJob/properties/body/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.anyOf[1].type,parentSchema:schema59.anyOf[1],data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const err15 = {instancePath:instancePath+"/body",schemaPath:"#/$defs/httpJob/properties/body/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema59.anyOf,parentSchema:schema59,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.expectStatus !== undefined){
+let data6 = data.expectStatus;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err16 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/$defs/httpJob/properties/expectStatus/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema60,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+const _errs25 = errors;
+let valid9 = false;
+const _errs26 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err17 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.items.anyOf[0].type,parentSchema:schema60.items.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 599 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema60.items.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data7 < 100 || isNaN(data7)){
+const err19 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema60.items.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid1 = _errs26 === errors;
+valid9 = valid9 || _valid1;
+const _errs28 = errors;
+if(typeof data7 === "string"){
+if(!pattern15.test(data7)){
+const err20 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[1-5][0-9]{2}-[1-5][0-9]{2}$"},message:"must match pattern \""+"^[1-5][0-9]{2}-[1-5][0-9]{2}$"+"\"",schema:"^[1-5][0-9]{2}-[1-5][0-9]{2}$",parentSchema:schema60.items.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.anyOf[1].type,parentSchema:schema60.items.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid1 = _errs28 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const err22 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/$defs/httpJob/properties/expectStatus/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema60.items.anyOf,parentSchema:schema60.items,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/$defs/httpJob/properties/expectStatus/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data:data6};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.timeout !== undefined){
+let data8 = data.timeout;
+if(typeof data8 === "string"){
+if(!pattern10.test(data8)){
+const err24 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.retry !== undefined){
+if(!(validate33(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "command"){
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+var props0 = true;
+}
+else if(tag0 === "http"){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema42.discriminator,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema42.discriminator,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate27.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
@@ -480,8 +1416,102 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "steps")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.steps !== undefined){
+let data0 = data.steps;
+if(Array.isArray(data0)){
+if(data0.length > 50){
+const err2 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema41.properties.steps,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema41.properties.steps,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate27(data0[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.steps.type,parentSchema:schema41.properties.steps,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema62 = {"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]};
+const schema63 = {"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}};
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema63.required,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -491,7 +1521,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.command === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema63.required,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -502,7 +1532,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "command")) || (key0 === "cwd")) || (key0 === "env"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -515,7 +1545,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.type.type,parentSchema:schema41.properties.type,data:data0};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.type.type,parentSchema:schema63.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -525,7 +1555,7 @@ vErrors.push(err3);
 errors++;
 }
 if("command" !== data0){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema41.properties.type,data:data0};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema63.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -539,7 +1569,7 @@ if(data.command !== undefined){
 let data1 = data.command;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema41.properties.command,data:data1};
+const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema63.properties.command,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -552,7 +1582,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.command.items.type,parentSchema:schema41.properties.command.items,data:data2};
+const err6 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.command.items.type,parentSchema:schema63.properties.command.items,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -564,7 +1594,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.command.type,parentSchema:schema41.properties.command,data:data1};
+const err7 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.command.type,parentSchema:schema63.properties.command,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -577,7 +1607,7 @@ errors++;
 if(data.cwd !== undefined){
 let data3 = data.cwd;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.cwd.type,parentSchema:schema41.properties.cwd,data:data3};
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.cwd.type,parentSchema:schema63.properties.cwd,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -593,8 +1623,8 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern7.test(key1)){
-const err9 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema41.properties.env.propertyNames,data:key1,propertyName:key1};
+if(!pattern8.test(key1)){
+const err9 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema63.properties.env.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -606,7 +1636,7 @@ errors++;
 }
 var valid3 = _errs12 === errors;
 if(!valid3){
-const err10 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema41.properties.env.propertyNames,parentSchema:schema41.properties.env,data:data4};
+const err10 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.properties.env.propertyNames,parentSchema:schema63.properties.env,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -617,14 +1647,14 @@ errors++;
 }
 }
 for(const key2 in data4){
-if(!(validate27(data4[key2], {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate30(data4[key2], {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.env.type,parentSchema:schema41.properties.env,data:data4};
+const err11 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.env.type,parentSchema:schema63.properties.env,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -636,7 +1666,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -645,20 +1675,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}};
-const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
-const pattern9 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
-const pattern10 = new RegExp("^[1-5][0-9]{2}-[1-5][0-9]{2}$", "u");
+const schema64 = {"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -667,7 +1694,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema44.required,parentSchema:schema44,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -677,7 +1704,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.url === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema44.required,parentSchema:schema44,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -688,7 +1715,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "type") || (key0 === "url")) || (key0 === "method")) || (key0 === "headers")) || (key0 === "body")) || (key0 === "expectStatus"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -701,7 +1728,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.type.type,parentSchema:schema44.properties.type,data:data0};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.type.type,parentSchema:schema64.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -711,7 +1738,7 @@ vErrors.push(err3);
 errors++;
 }
 if("http" !== data0){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema44.properties.type,data:data0};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema64.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -725,7 +1752,7 @@ if(data.url !== undefined){
 let data1 = data.url;
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
-const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema44.properties.url,data:data1};
+const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema64.properties.url,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -736,7 +1763,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.url.type,parentSchema:schema44.properties.url,data:data1};
+const err6 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.url.type,parentSchema:schema64.properties.url,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -749,7 +1776,7 @@ errors++;
 if(data.method !== undefined){
 let data2 = data.method;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.method.type,parentSchema:schema44.properties.method,data:data2};
+const err7 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.method.type,parentSchema:schema64.properties.method,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -759,7 +1786,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((((data2 === "GET") || (data2 === "POST")) || (data2 === "PUT")) || (data2 === "PATCH")) || (data2 === "DELETE"))){
-const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema44.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.method.enum,parentSchema:schema44.properties.method,data:data2};
+const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema64.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.method.enum,parentSchema:schema64.properties.method,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -775,8 +1802,8 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs10 = errors;
 if(typeof key1 === "string"){
-if(!pattern9.test(key1)){
-const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},message:"must match pattern \""+"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"+"\"",schema:"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",parentSchema:schema44.properties.headers.propertyNames,data:key1,propertyName:key1};
+if(!pattern14.test(key1)){
+const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},message:"must match pattern \""+"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"+"\"",schema:"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",parentSchema:schema64.properties.headers.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -788,7 +1815,7 @@ errors++;
 }
 var valid1 = _errs10 === errors;
 if(!valid1){
-const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema44.properties.headers.propertyNames,parentSchema:schema44.properties.headers,data:data3};
+const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.properties.headers.propertyNames,parentSchema:schema64.properties.headers,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -799,14 +1826,14 @@ errors++;
 }
 }
 for(const key2 in data3){
-if(!(validate27(data3[key2], {instancePath:instancePath+"/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate30(data3[key2], {instancePath:instancePath+"/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.headers.type,parentSchema:schema44.properties.headers,data:data3};
+const err11 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.headers.type,parentSchema:schema64.properties.headers,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -822,7 +1849,7 @@ const _errs14 = errors;
 let valid3 = false;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.body.anyOf[0].type,parentSchema:schema44.properties.body.anyOf[0],data:data5};
+const err12 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.body.anyOf[0].type,parentSchema:schema64.properties.body.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -835,7 +1862,7 @@ var _valid0 = _errs15 === errors;
 valid3 = valid3 || _valid0;
 const _errs17 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err13 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.body.anyOf[1].type,parentSchema:schema44.properties.body.anyOf[1],data:data5};
+const err13 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.body.anyOf[1].type,parentSchema:schema64.properties.body.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -847,7 +1874,7 @@ errors++;
 var _valid0 = _errs17 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
-const err14 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.body.anyOf,parentSchema:schema44.properties.body,data:data5};
+const err14 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema64.properties.body.anyOf,parentSchema:schema64.properties.body,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -872,7 +1899,7 @@ if(data.expectStatus !== undefined){
 let data6 = data.expectStatus;
 if(Array.isArray(data6)){
 if(data6.length < 1){
-const err15 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/properties/expectStatus/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema44.properties.expectStatus,data:data6};
+const err15 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/properties/expectStatus/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema64.properties.expectStatus,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -888,7 +1915,7 @@ const _errs22 = errors;
 let valid6 = false;
 const _errs23 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err16 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.expectStatus.items.anyOf[0].type,parentSchema:schema44.properties.expectStatus.items.anyOf[0],data:data7};
+const err16 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.expectStatus.items.anyOf[0].type,parentSchema:schema64.properties.expectStatus.items.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -899,7 +1926,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 599 || isNaN(data7)){
-const err17 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema44.properties.expectStatus.items.anyOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema64.properties.expectStatus.items.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -909,7 +1936,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data7 < 100 || isNaN(data7)){
-const err18 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema44.properties.expectStatus.items.anyOf[0],data:data7};
+const err18 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema64.properties.expectStatus.items.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -923,8 +1950,8 @@ var _valid1 = _errs23 === errors;
 valid6 = valid6 || _valid1;
 const _errs25 = errors;
 if(typeof data7 === "string"){
-if(!pattern10.test(data7)){
-const err19 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[1-5][0-9]{2}-[1-5][0-9]{2}$"},message:"must match pattern \""+"^[1-5][0-9]{2}-[1-5][0-9]{2}$"+"\"",schema:"^[1-5][0-9]{2}-[1-5][0-9]{2}$",parentSchema:schema44.properties.expectStatus.items.anyOf[1],data:data7};
+if(!pattern15.test(data7)){
+const err19 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[1-5][0-9]{2}-[1-5][0-9]{2}$"},message:"must match pattern \""+"^[1-5][0-9]{2}-[1-5][0-9]{2}$"+"\"",schema:"^[1-5][0-9]{2}-[1-5][0-9]{2}$",parentSchema:schema64.properties.expectStatus.items.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -935,7 +1962,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.expectStatus.items.anyOf[1].type,parentSchema:schema44.properties.expectStatus.items.anyOf[1],data:data7};
+const err20 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.expectStatus.items.anyOf[1].type,parentSchema:schema64.properties.expectStatus.items.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -947,7 +1974,7 @@ errors++;
 var _valid1 = _errs25 === errors;
 valid6 = valid6 || _valid1;
 if(!valid6){
-const err21 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.expectStatus.items.anyOf,parentSchema:schema44.properties.expectStatus.items,data:data7};
+const err21 = {instancePath:instancePath+"/expectStatus/" + i0,schemaPath:"#/properties/expectStatus/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema64.properties.expectStatus.items.anyOf,parentSchema:schema64.properties.expectStatus.items,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -970,7 +1997,7 @@ vErrors = null;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/properties/expectStatus/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.expectStatus.type,parentSchema:schema44.properties.expectStatus,data:data6};
+const err22 = {instancePath:instancePath+"/expectStatus",schemaPath:"#/properties/expectStatus/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.expectStatus.type,parentSchema:schema64.properties.expectStatus,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -982,7 +2009,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -991,10 +2018,78 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "command"){
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+errors = vErrors.length;
+}
+var props0 = true;
+}
+else if(tag0 === "http"){
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema62.discriminator,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema62.discriminator,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate44.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate44.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1007,27 +2102,41 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-const tag0 = data.type;
-if(typeof tag0 == "string"){
-if(tag0 === "command"){
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
 if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
 var props0 = true;
 }
-else if(tag0 === "http"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+const _errs2 = errors;
+if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
+else {
+var props1 = validate44.evaluated.props;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
 props0 = true;
 }
-}
 else {
-const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema40.discriminator,parentSchema:schema40,data};
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema40.anyOf,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1036,27 +2145,16 @@ vErrors.push(err0);
 }
 errors++;
 }
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
 }
 else {
-const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema40.discriminator,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+vErrors = null;
 }
 }
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
 }
 validate25.errors = vErrors;
 evaluated0.props = props0;
@@ -1064,147 +2162,7 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema48 = {"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}};
-const pattern11 = new RegExp("^[0-9]+(ms|s|m|h|d)$", "u");
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!((((key0 === "maxAttempts") || (key0 === "backoff")) || (key0 === "initialDelay")) || (key0 === "maxDelay"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.maxAttempts !== undefined){
-let data0 = data.maxAttempts;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema48.properties.maxAttempts.type,parentSchema:schema48.properties.maxAttempts,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema48.properties.maxAttempts,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-if(data.backoff !== undefined){
-let data1 = data.backoff;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.backoff.type,parentSchema:schema48.properties.backoff,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!((data1 === "fixed") || (data1 === "exponential"))){
-const err4 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/enum",keyword:"enum",params:{allowedValues: schema48.properties.backoff.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.backoff.enum,parentSchema:schema48.properties.backoff,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.initialDelay !== undefined){
-let data2 = data.initialDelay;
-if(typeof data2 === "string"){
-if(!pattern11.test(data2)){
-const err5 = {instancePath:instancePath+"/initialDelay",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/initialDelay",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.maxDelay !== undefined){
-let data3 = data.maxDelay;
-if(typeof data3 === "string"){
-if(!pattern11.test(data3)){
-const err7 = {instancePath:instancePath+"/maxDelay",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/maxDelay",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const pattern18 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
+const pattern25 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1354,8 +2312,8 @@ errors = vErrors.length;
 if(data.timeout !== undefined){
 let data5 = data.timeout;
 if(typeof data5 === "string"){
-if(!pattern11.test(data5)){
-const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data5};
+if(!pattern10.test(data5)){
+const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1366,7 +2324,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data5};
+const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1450,8 +2408,8 @@ errors++;
 if(data.gracePeriod !== undefined){
 let data9 = data.gracePeriod;
 if(typeof data9 === "string"){
-if(!pattern11.test(data9)){
-const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data9};
+if(!pattern10.test(data9)){
+const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1462,7 +2420,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data9};
+const err20 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1475,8 +2433,8 @@ errors++;
 if(data.freshness !== undefined){
 let data10 = data.freshness;
 if(typeof data10 === "string"){
-if(!pattern11.test(data10)){
-const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data10};
+if(!pattern10.test(data10)){
+const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1487,7 +2445,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data10};
+const err22 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1498,8 +2456,8 @@ errors++;
 }
 }
 if(data.retry !== undefined){
-if(!(validate34(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate33(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -1529,7 +2487,7 @@ errors++;
 if(data.priority !== undefined){
 let data13 = data.priority;
 if(typeof data13 !== "string"){
-const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data13};
+const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1539,7 +2497,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
-const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data13};
+const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values",schema:schema68.enum,parentSchema:schema68,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1610,8 +2568,8 @@ errors++;
 if(data.jitter !== undefined){
 let data16 = data.jitter;
 if(typeof data16 === "string"){
-if(!pattern11.test(data16)){
-const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data16};
+if(!pattern10.test(data16)){
+const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1622,7 +2580,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data16};
+const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1637,7 +2595,7 @@ let data17 = data.dst;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 for(const key1 in data17){
 if(!((key1 === "gap") || (key1 === "fold"))){
-const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data17};
+const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1650,7 +2608,7 @@ errors++;
 if(data17.gap !== undefined){
 let data18 = data17.gap;
 if(typeof data18 !== "string"){
-const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data18};
+const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.gap.type,parentSchema:schema71.properties.gap,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1660,7 +2618,7 @@ vErrors.push(err35);
 errors++;
 }
 if(!((data18 === "shift") || (data18 === "skip"))){
-const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data18};
+const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema71.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.gap.enum,parentSchema:schema71.properties.gap,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1673,7 +2631,7 @@ errors++;
 if(data17.fold !== undefined){
 let data19 = data17.fold;
 if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data19};
+const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.fold.type,parentSchema:schema71.properties.fold,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1683,7 +2641,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
-const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data19};
+const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema71.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.fold.enum,parentSchema:schema71.properties.fold,data:data19};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1695,7 +2653,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data17};
+const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1710,7 +2668,7 @@ let data20 = data.businessDate;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 for(const key2 in data20){
 if(!(key2 === "offsetDays")){
-const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data20};
+const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1723,7 +2681,7 @@ errors++;
 if(data20.offsetDays !== undefined){
 let data21 = data20.offsetDays;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data21};
+const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema72.properties.offsetDays.type,parentSchema:schema72.properties.offsetDays,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1735,7 +2693,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data20};
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1816,7 +2774,7 @@ passing0 = 0;
 }
 const _errs62 = errors;
 if(typeof data24 === "string"){
-if(!pattern18.test(data24)){
+if(!pattern25.test(data24)){
 const err48 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err48];
@@ -2086,13 +3044,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema58 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema73 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema75 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2101,7 +3059,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.required,parentSchema:schema58,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2112,7 +3070,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2160,7 +3118,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.description.type,parentSchema:schema58.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.description.type,parentSchema:schema75.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2173,7 +3131,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.owner.type,parentSchema:schema58.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.owner.type,parentSchema:schema75.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2213,7 +3171,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2222,20 +3180,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema65 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema67 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern24 = new RegExp("^https?://", "u");
+const schema78 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema82 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema84 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern31 = new RegExp("^https?://", "u");
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2244,7 +3202,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2254,7 +3212,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2264,7 +3222,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2275,7 +3233,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2323,7 +3281,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.type.type,parentSchema:schema84.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2333,7 +3291,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema67.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.type.enum,parentSchema:schema67.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema84.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema84.properties.type.enum,parentSchema:schema84.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2349,8 +3307,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+if(!pattern31.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema84.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2360,7 +3318,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema84.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2371,7 +3329,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.url.anyOf[0].type,parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.url.anyOf[0].type,parentSchema:schema84.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2385,7 +3343,7 @@ valid2 = valid2 || _valid0;
 const _errs11 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.fromEnv === undefined){
-const err12 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema43.required,parentSchema:schema43,data:data2};
+const err12 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema49.required,parentSchema:schema49,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2396,7 +3354,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(key1 === "fromEnv")){
-const err13 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data:data2};
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2409,8 +3367,8 @@ errors++;
 if(data2.fromEnv !== undefined){
 let data3 = data2.fromEnv;
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
-const err14 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema43.properties.fromEnv,data:data3};
+if(!pattern9.test(data3)){
+const err14 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema49.properties.fromEnv,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2421,7 +3379,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.fromEnv.type,parentSchema:schema43.properties.fromEnv,data:data3};
+const err15 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromEnv.type,parentSchema:schema49.properties.fromEnv,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2433,7 +3391,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data2};
+const err16 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2445,7 +3403,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema67.properties.url.anyOf,parentSchema:schema67.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema84.properties.url.anyOf,parentSchema:schema84.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2468,7 +3426,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2477,16 +3435,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2496,7 +3454,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2509,8 +3467,8 @@ errors++;
 if(data.minInterval !== undefined){
 let data0 = data.minInterval;
 if(typeof data0 === "string"){
-if(!pattern11.test(data0)){
-const err1 = {instancePath:instancePath+"/minInterval",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data0};
+if(!pattern10.test(data0)){
+const err1 = {instancePath:instancePath+"/minInterval",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2521,7 +3479,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/minInterval",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data0};
+const err2 = {instancePath:instancePath+"/minInterval",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2534,7 +3492,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.maxRunsPerDay.type,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.maxRunsPerDay.type,parentSchema:schema78.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2545,7 +3503,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2561,7 +3519,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2575,7 +3533,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema78.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2586,7 +3544,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema61.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema78.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2599,7 +3557,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema78.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2610,7 +3568,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2623,7 +3581,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.risk.type,parentSchema:schema61.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.risk.type,parentSchema:schema78.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2636,8 +3594,8 @@ errors++;
 if(data.misfireThreshold !== undefined){
 let data5 = data.misfireThreshold;
 if(typeof data5 === "string"){
-if(!pattern11.test(data5)){
-const err11 = {instancePath:instancePath+"/misfireThreshold",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data5};
+if(!pattern10.test(data5)){
+const err11 = {instancePath:instancePath+"/misfireThreshold",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2648,7 +3606,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/misfireThreshold",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data5};
+const err12 = {instancePath:instancePath+"/misfireThreshold",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2697,7 +3655,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema61.properties.queues.propertyNames,parentSchema:schema61.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema78.properties.queues.propertyNames,parentSchema:schema78.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2711,7 +3669,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema65.required,parentSchema:schema65,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema82.required,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2722,7 +3680,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2735,7 +3693,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.concurrency.type,parentSchema:schema65.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.concurrency.type,parentSchema:schema82.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2746,7 +3704,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema82.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2759,7 +3717,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2771,7 +3729,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.queues.type,parentSchema:schema61.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.queues.type,parentSchema:schema78.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2786,7 +3744,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2799,7 +3757,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.backfill.properties.concurrency.type,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.backfill.properties.concurrency.type,parentSchema:schema78.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2810,7 +3768,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2824,7 +3782,7 @@ errors++;
 if(data9.priority !== undefined){
 let data11 = data9.priority;
 if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data11};
+const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2834,7 +3792,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((data11 === "CRITICAL") || (data11 === "HIGH")) || (data11 === "NORMAL")) || (data11 === "LOW"))){
-const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data11};
+const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values",schema:schema68.enum,parentSchema:schema68,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2846,7 +3804,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.backfill.type,parentSchema:schema61.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.backfill.type,parentSchema:schema78.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2860,7 +3818,7 @@ if(data.alerts !== undefined){
 let data12 = data.alerts;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema61.properties.alerts.required,parentSchema:schema61.properties.alerts,data:data12};
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema78.properties.alerts.required,parentSchema:schema78.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2871,7 +3829,7 @@ errors++;
 }
 for(const key6 in data12){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.alerts,data:data12};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2886,14 +3844,14 @@ let data13 = data12.targets;
 if(Array.isArray(data13)){
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate59(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.alerts.properties.targets.type,parentSchema:schema61.properties.alerts.properties.targets,data:data13};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.alerts.properties.targets.type,parentSchema:schema78.properties.alerts.properties.targets,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2905,7 +3863,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.alerts.type,parentSchema:schema61.properties.alerts,data:data12};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.alerts.type,parentSchema:schema78.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2917,7 +3875,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2926,16 +3884,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2944,7 +3902,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2954,7 +3912,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2964,7 +3922,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2974,7 +3932,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2985,7 +3943,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3021,7 +3979,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.kind.type,parentSchema:schema73.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3031,7 +3989,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema56.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema73.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3042,20 +4000,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate38(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate56(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate40(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate58(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3064,10 +4022,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3092,8 +4050,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

@@ -16,41 +16,53 @@ type Section = 'env' | 'headers' | 'payload';
 
 export function findLiteralSecrets(doc: ParsedDocument): Diagnostic[] {
   const spec = asRecord(asRecord(doc.value)?.spec);
-  const job = asRecord(spec?.job);
   const diagnostics: Diagnostic[] = [];
   const check = (section: Section, path: DocumentPath, value: unknown) => {
     const match = matchLiteralSecret(path, value, section);
     if (match) diagnostics.push(createSecretDiagnostic(doc, section, path, match));
   };
-  for (const section of ['env', 'headers'] as const) {
-    for (const [name, value] of Object.entries(asRecord(job?.[section]) ?? {})) {
-      check(section, ['spec', 'job', section, name], value);
+  // A workflow's steps are jobs like any other: each is checked where it is written.
+  for (const [job, base] of jobsOf(asRecord(spec?.job))) {
+    for (const section of ['env', 'headers'] as const) {
+      for (const [name, value] of Object.entries(asRecord(job[section]) ?? {})) {
+        check(section, [...base, section, name], value);
+      }
     }
+    diagnostics.push(...findSecretsInJob(doc, job, base));
   }
   if (spec?.payload !== undefined) walkPayload(spec.payload, ['spec', 'payload'], (path, value) => check('payload', path, value));
-  diagnostics.push(...findSecretsInJob(doc, job));
   return diagnostics;
 }
 
+/** `spec.job`, or each of its `steps`, with the path it is written at. */
+function jobsOf(job: Record<string, unknown> | undefined): Array<[Record<string, unknown>, DocumentPath]> {
+  if (!job) return [];
+  if (!Array.isArray(job.steps)) return [[job, ['spec', 'job']]];
+  return job.steps.flatMap((step, index): Array<[Record<string, unknown>, DocumentPath]> => {
+    const record = asRecord(step);
+    return record ? [[record, ['spec', 'job', 'steps', index]]] : [];
+  });
+}
+
 /** What a job runs or sends: argv (also a `sh -c` string), url and body. */
-function findSecretsInJob(doc: ParsedDocument, job: Record<string, unknown> | undefined): Diagnostic[] {
+function findSecretsInJob(doc: ParsedDocument, job: Record<string, unknown>, base: DocumentPath): Diagnostic[] {
   const found: Diagnostic[] = [];
   const report = (code: SecretCode, path: DocumentPath, match: SecretMatch, hint: string) => found.push(createDiagnostic(doc, code, path, match, hint));
-  const command = job?.command;
+  const command = job.command;
   if (Array.isArray(command) && command.every((argument) => typeof argument === 'string')) {
     const secret = findSecretInArguments(command);
-    if (secret) report(DiagnosticCodes.SECRET_IN_COMMAND, ['spec', 'job', 'command', secret.index], secret.match, COMMAND_HINT);
+    if (secret) report(DiagnosticCodes.SECRET_IN_COMMAND, [...base, 'command', secret.index], secret.match, COMMAND_HINT);
   }
-  if (typeof job?.url === 'string') {
+  if (typeof job.url === 'string') {
     const secret = matchUrlCredentials(job.url) ?? matchSecretValue(job.url);
-    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, ['spec', 'job', 'url'], secret, REQUEST_HINT);
+    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, [...base, 'url'], secret, REQUEST_HINT);
   }
-  const body = job?.body;
+  const body = job.body;
   if (typeof body === 'string') {
     const secret = findSecretInText(body);
-    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, ['spec', 'job', 'body'], secret, REQUEST_HINT);
+    if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, [...base, 'body'], secret, REQUEST_HINT);
   } else if (asRecord(body)) {
-    walkPayload(body, ['spec', 'job', 'body'], (path, value) => {
+    walkPayload(body, [...base, 'body'], (path, value) => {
       const key = path[path.length - 1];
       const secret = (typeof value === 'string' ? findSecretInText(value) : undefined) ?? matchNamedValue(typeof key === 'string' ? key : undefined, value, 'a field');
       if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, path, secret, REQUEST_HINT);

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import { suggestClosest } from './did-you-mean.js';
 import type { ParsedDocument } from './parse.js';
 import { API_VERSION, DOCUMENT_KINDS } from './schema-document.js';
-import { createDiagnostic, describeAnyOfError, describeSchemaError, type VerboseError } from './schema-messages.js';
+import { createDiagnostic, describeAnyOfError, describeSchemaError, formatPath, toDocumentPath, type VerboseError } from './schema-messages.js';
 import { validate } from './schema-validator.generated.js';
 
 // Compiled from the schema at build time (`npm run gen:validator`, where the ajv options are):
@@ -55,21 +55,55 @@ function checkApiVersionAndKind(doc: ParsedDocument): Diagnostic[] {
 function mapErrors(errors: VerboseError[], doc: ParsedDocument): Diagnostic[] {
   const skipped = new Set<number>();
   const summarized = new Set<number>();
+  const diagnostics: Diagnostic[] = [];
   errors.forEach((error, index) => {
     if (error.keyword !== 'anyOf') return;
+    if (error.parentSchema?.title === 'ScheduleJob') {
+      diagnostics.push(...selectJobBranch(errors, index, doc, skipped));
+      return;
+    }
     const branches = collectBranchErrors(errors, index);
     const notApplicable = branches.filter((i) => errors[i]?.keyword === 'type');
     for (const i of notApplicable) skipped.add(i);
     if (notApplicable.length === branches.length) summarized.add(index);
     else skipped.add(index);
   });
-  const diagnostics: Diagnostic[] = [];
   errors.forEach((error, index) => {
     // Errors of the pattern inside `propertyNames` are restated by the propertyNames error.
     if (skipped.has(index) || error.propertyName !== undefined) return;
     const diagnostic = summarized.has(index) ? describeAnyOfError(error, doc) : describeSchemaError(error, doc);
     if (diagnostic) diagnostics.push(diagnostic);
   });
+  return diagnostics;
+}
+
+/**
+ * `spec.job` is one job (`type: command | http`) or a workflow (`steps`). Whether `steps` is
+ * written says which the author meant, so only that alternative's errors are reported: the other
+ * one's ("missing field type", "unknown field command") would only mislead. A job with both gets
+ * one located error of its own (CF070) instead of "unknown field type".
+ */
+function selectJobBranch(errors: VerboseError[], anyOfIndex: number, doc: ParsedDocument, skipped: Set<number>): Diagnostic[] {
+  const anyOf = errors[anyOfIndex]!;
+  skipped.add(anyOfIndex);
+  const job = anyOf.data !== null && typeof anyOf.data === 'object' && !Array.isArray(anyOf.data) ? (anyOf.data as Record<string, unknown>) : undefined;
+  const wantsSteps = job !== undefined && Object.hasOwn(job, 'steps');
+  const diagnostics: Diagnostic[] = [];
+  for (const index of collectBranchErrors(errors, anyOfIndex)) {
+    const error = errors[index]!;
+    const inSteps = error.parentSchema?.title === 'StepsJob' || error.instancePath.startsWith(`${anyOf.instancePath}/steps`);
+    const typeBesideSteps = wantsSteps && error.keyword === 'additionalProperties' && (error.params as { additionalProperty?: unknown }).additionalProperty === 'type';
+    if (inSteps !== wantsSteps || typeBesideSteps) skipped.add(index);
+  }
+  if (wantsSteps && Object.hasOwn(job!, 'type')) {
+    const path = toDocumentPath(anyOf.instancePath, doc.value);
+    diagnostics.push(
+      createDiagnostic(doc, DiagnosticCodes.JOB_AND_STEPS, `${formatPath(path)} has both type and steps: a job is either one command or http job, or a list of steps`, [...path, 'type'], {
+        target: 'key',
+        hint: 'move the job into a step (each step has its own name and type), or remove steps',
+      }),
+    );
+  }
   return diagnostics;
 }
 

@@ -43,9 +43,12 @@ export function orderFieldChanges<T extends Pick<FieldChange, 'path'>>(changes: 
 /** `timeoutMs` → `timeout`, `retry.initialDelayMs` → `retry.initialDelay`, `job.command.2` → `job.command[2]`; made visible. */
 export function displayPath(definitionPath: string): string {
   const segments = manifestPathOf(definitionPath).slice(1);
-  const text = segments.map((segment, index) => (index > 0 && /^\d+$/.test(segment) && segments[index - 1] === 'command' ? `[${segment}]` : `${index > 0 ? '.' : ''}${segment}`)).join('');
+  const text = segments.map((segment, index) => (index > 0 && /^\d+$/.test(segment) && INDEXED_FIELDS.has(segments[index - 1]!) ? `[${segment}]` : `${index > 0 ? '.' : ''}${segment}`)).join('');
   return makeVisible(text);
 }
+
+/** Lists whose items a path addresses by index: `job.command[2]`, `job.steps[1].env.MODE`. */
+const INDEXED_FIELDS = new Set(['command', 'steps']);
 
 const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs']);
 
@@ -53,9 +56,30 @@ const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'j
 export function manifestValue(definitionPath: string, value: unknown): unknown {
   const leaf = definitionPath.split('.').at(-1)!;
   if (DURATION_LEAVES.has(leaf) && typeof value === 'number') return formatDurationMs(value);
-  if (definitionPath === 'job.expectStatus' && Array.isArray(value)) return value.map((range) => (Array.isArray(range) && range[0] === range[1] ? range[0] : Array.isArray(range) ? range.join('-') : range));
+  if (definitionPath === 'job.expectStatus' && Array.isArray(value)) return value.map(formatStatusRange);
+  // A workflow's steps are compared whole (field-diff.ts): shown as the manifest writes each step.
+  if (definitionPath === 'job.steps' && Array.isArray(value)) return value.map(stepInManifestTerms);
   return value;
 }
+
+function formatStatusRange(range: unknown): unknown {
+  return Array.isArray(range) && range[0] === range[1] ? range[0] : Array.isArray(range) ? range.join('-') : range;
+}
+
+function stepInManifestTerms(step: unknown): unknown {
+  if (step === null || typeof step !== 'object' || Array.isArray(step)) return step;
+  return Object.fromEntries(
+    Object.entries(step).map(([key, value]) => {
+      if (key === 'expectStatus' && Array.isArray(value)) return [key, value.map(formatStatusRange)];
+      if (key === 'retry' && value !== null && typeof value === 'object') {
+        return [key, Object.fromEntries(Object.entries(value).map(([field, item]) => [RENAMED_LEAVES[field] ?? field, manifestValue(field, item)]))];
+      }
+      return [RENAMED_LEAVES[key] ?? key, manifestValue(key, value)];
+    }),
+  );
+}
+
+const RENAMED_LEAVES: Record<string, string> = { timeoutMs: 'timeout', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay' };
 
 /** A FieldChange in manifest terms: path and values as the manifest writes them. */
 export function toManifestTerms(change: FieldChange): FieldChange {

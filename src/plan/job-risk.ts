@@ -5,7 +5,7 @@
  * what it brings: a sign already in the stored job (same field, same text) is not raised again.
  * Pure; messages quote the dangerous text made visible.
  */
-import type { Definition, EnvValue, JobDefinition } from '../compile/definition.js';
+import { executableJobsOf, type Definition, type EnvValue, type JobDefinition } from '../compile/definition.js';
 import { canonicalJson } from '../compile/digest.js';
 import { isCronformConfiguration } from '../shared/own-configuration.js';
 import { hasHiddenCharacters, makeVisible, quoteVisibly } from '../shared/visible-text.js';
@@ -83,22 +83,22 @@ function hostOf(url: string): string {
 }
 
 /** Every string of a job field with its Definition path, for the hidden-character check. */
-function jobStrings(job: JobDefinition): Array<[string, string]> {
+function jobStrings(job: JobDefinition, base: string): Array<[string, string]> {
   const strings: Array<[string, string]> = [];
   const values = (field: string, record: Record<string, EnvValue>) => {
     for (const [key, value] of Object.entries(record)) {
-      strings.push([`job.${field}.${key}`, key], [`job.${field}.${key}`, typeof value === 'string' ? value : value.fromEnv]);
+      strings.push([`${base}.${field}.${key}`, key], [`${base}.${field}.${key}`, typeof value === 'string' ? value : value.fromEnv]);
     }
   };
   if (job.type === 'command') {
-    job.command.forEach((arg, index) => strings.push([`job.command.${index}`, arg]));
-    strings.push(['job.cwd', job.cwd]);
+    job.command.forEach((arg, index) => strings.push([`${base}.command.${index}`, arg]));
+    strings.push([`${base}.cwd`, job.cwd]);
     values('env', job.env);
   } else {
-    strings.push(['job.url', job.url], ['job.method', job.method]);
+    strings.push([`${base}.url`, job.url], [`${base}.method`, job.method]);
     values('headers', job.headers);
     const walk = (value: unknown): void => {
-      if (typeof value === 'string') strings.push(['job.body', value]);
+      if (typeof value === 'string') strings.push([`${base}.body`, value]);
       else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) [key, item].forEach(walk);
     };
     walk(job.body);
@@ -117,29 +117,37 @@ function describeSign(sign: CommandSign): Pick<JobConcern, 'code' | 'message' | 
   return { code: 'CF510', message: `${makeVisible(sign.program)} fetches or decodes code and executes it: ${quoteVisibly(sign.code)}`, hint: 'commit the script to the repository and run that file; never pipe downloaded code into an interpreter', evidence: `${sign.program} ${sign.code}` };
 }
 
-/** The HIGH signs of one job, whatever it was before. */
+/**
+ * The HIGH signs of a definition's jobs (its one job, or every step), whatever they were before.
+ * A step's evidence starts with its name, so a sign moving to another step is raised again there.
+ */
 export function findJobSigns(def: Definition): JobConcern[] {
-  const { job } = def;
+  return executableJobsOf(def.job).flatMap(({ path, stepName, job }) =>
+    findSignsOfJob(job, path).map((concern) => (stepName === null ? concern : { ...concern, evidence: `${stepName}: ${concern.evidence}`, message: `step ${quoteVisibly(stepName)}: ${concern.message}` })),
+  );
+}
+
+function findSignsOfJob(job: JobDefinition, base: string): JobConcern[] {
   const concerns: JobConcern[] = [];
   const add = (code: JobRiskCode, path: string, evidence: string, message: string, hint: string) => concerns.push({ code, level: 'HIGH', message, hint, path, evidence });
-  for (const [path, text] of jobStrings(job)) {
+  for (const [path, text] of jobStrings(job, base)) {
     if (hasHiddenCharacters(text.replace(/[\n\t]/g, ''))) add('CF513', path, `${path} ${text}`, `${displayPath(path)} contains control, bidi or invisible characters: ${quoteVisibly(text)}`, 'remove them: what a reviewer reads must be what runs');
   }
   const secretValues = job.type === 'command' ? job.env : job.headers;
   const field = job.type === 'command' ? 'env' : 'headers';
   for (const [key, value] of Object.entries(secretValues)) {
     if (typeof value !== 'string' && isCronformConfiguration(value.fromEnv)) {
-      add('CF512', `job.${field}.${key}`, `${key} ${value.fromEnv}`, `${displayPath(`job.${field}.${key}`)} reads ${makeVisible(value.fromEnv)}, cronform's own configuration: the job would get the runner's database or settings`, 'give the job its own variable (e.g. REPORTS_DATABASE_URL) with only the access it needs');
+      add('CF512', `${base}.${field}.${key}`, `${key} ${value.fromEnv}`, `${displayPath(`${base}.${field}.${key}`)} reads ${makeVisible(value.fromEnv)}, cronform's own configuration: the job would get the runner's database or settings`, 'give the job its own variable (e.g. REPORTS_DATABASE_URL) with only the access it needs');
     }
   }
   if (job.type === 'http') return concerns;
   for (const [key, value] of Object.entries(job.env)) {
-    if (isLoaderVariable(key)) add('CF507', `job.env.${key}`, `${key}=${canonicalJson(value)}`, `${displayPath(`job.env.${key}`)} sets loader variable ${makeVisible(key)}=${describeEnv(value)}: it changes which code runs`, 'do not change how programs load code from a job; if needed, install it in the runner image');
+    if (isLoaderVariable(key)) add('CF507', `${base}.env.${key}`, `${key}=${canonicalJson(value)}`, `${displayPath(`${base}.env.${key}`)} sets loader variable ${makeVisible(key)}=${describeEnv(value)}: it changes which code runs`, 'do not change how programs load code from a job; if needed, install it in the runner image');
   }
-  if (isOutsideRepository(job.cwd)) add('CF509', 'job.cwd', job.cwd, `cwd ${quoteVisibly(job.cwd)} is outside the repository: the job runs files no review covers`, 'use a directory inside the repository (relative, without ..)');
+  if (isOutsideRepository(job.cwd)) add('CF509', `${base}.cwd`, job.cwd, `cwd ${quoteVisibly(job.cwd)} is outside the repository: the job runs files no review covers`, 'use a directory inside the repository (relative, without ..)');
   for (const sign of analyzeCommand(job.command)) {
     const described = describeSign(sign);
-    if (described) concerns.push({ ...described, level: 'HIGH', path: 'job.command' });
+    if (described) concerns.push({ ...described, level: 'HIGH', path: `${base}.command` });
   }
   return concerns;
 }
@@ -154,13 +162,15 @@ export function assessJob(before: Definition | null, after: Definition | null, o
   const known = new Set(options.wholeJob || !before ? [] : findJobSigns(before).map((c) => `${c.code} ${c.evidence}`));
   const concerns = findJobSigns(after).filter((c) => !known.has(`${c.code} ${c.evidence}`));
   if (!before) return concerns;
-  if (after.job.type === 'http') {
-    const previousHost = before.job.type === 'http' ? hostOf(before.job.url) : null;
-    const host = hostOf(after.job.url);
-    if (previousHost !== host) {
-      const from = previousHost === null ? 'a command job' : `host ${quoteVisibly(previousHost)}`;
-      concerns.push({ code: 'CF511', level: 'HIGH', path: 'job.url', evidence: host, message: `the http job now calls host ${quoteVisibly(host)} (was ${from}): ${quoteVisibly(after.job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
-    }
+  // A host is new when no http job (or step) of the stored definition called it.
+  const previousHosts = executableJobsOf(before.job).flatMap(({ job }) => (job.type === 'http' ? [hostOf(job.url)] : []));
+  for (const { path, stepName, job } of executableJobsOf(after.job)) {
+    if (job.type !== 'http') continue;
+    const host = hostOf(job.url);
+    if (previousHosts.includes(host)) continue;
+    const from = previousHosts.length > 0 ? `was ${[...new Set(previousHosts)].map((h) => `host ${quoteVisibly(h)}`).join(', ')}` : before.job.type === 'steps' ? 'no step called http before' : 'was a command job';
+    const what = stepName === null ? 'the http job' : `step ${quoteVisibly(stepName)}`;
+    concerns.push({ code: 'CF511', level: 'HIGH', path: `${path}.url`, evidence: host, message: `${what} now calls host ${quoteVisibly(host)} (${from}): ${quoteVisibly(job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
   }
   const changed = diffFields(before.job, after.job, 'job');
   if (changed.length > 0 && !options.targetChanged) {

@@ -4,7 +4,8 @@
  * variable it reads (`fromEnv NAME`, never a value), or the method, url, header names and a digest
  * of the body. Never cut by a budget: this is what will run.
  */
-import type { EnvValue, JobDefinition } from '../compile/definition.js';
+import type { EnvValue, JobDefinition, RunJobDefinition } from '../compile/definition.js';
+import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson, digestOf } from '../compile/digest.js';
 import { makeVisible, quoteVisibly } from '../shared/visible-text.js';
 import { manifestValue } from './field-names.js';
@@ -24,7 +25,26 @@ function describeValues(record: Record<string, EnvValue>, withLiterals: boolean)
   });
 }
 
-export function describeJob(job: JobDefinition): JobLine[] {
+/**
+ * A workflow shows its step names in order, then every step's whole job under `steps.NAME.`,
+ * with its own timeout and retry when it sets them: each step is something that will run.
+ */
+export function describeJob(job: RunJobDefinition): JobLine[] {
+  if (job.type !== 'steps') return describeSingleJob(job);
+  const lines: JobLine[] = [{ field: 'steps', values: job.steps.map((step) => quoteVisibly(step.name)) }];
+  for (const step of job.steps) {
+    const prefix = `steps.${makeVisible(step.name)}.`;
+    lines.push(...describeSingleJob(step).map((line) => ({ ...line, field: prefix + line.field })));
+    if (step.timeoutMs !== undefined) lines.push({ field: `${prefix}timeout`, values: [formatDurationMs(step.timeoutMs)] });
+    if (step.retry !== undefined) {
+      const { maxAttempts, backoff, initialDelayMs, maxDelayMs } = step.retry;
+      lines.push({ field: `${prefix}retry`, values: [`maxAttempts ${maxAttempts}`, `backoff ${backoff}`, `initialDelay ${formatDurationMs(initialDelayMs)}`, `maxDelay ${formatDurationMs(maxDelayMs)}`] });
+    }
+  }
+  return lines;
+}
+
+function describeSingleJob(job: JobDefinition): JobLine[] {
   if (job.type === 'command') {
     return [
       { field: 'type', values: ['command'] },

@@ -2,7 +2,7 @@
  * Risk findings and the headline of one planned change (SPEC §5). Pure: figures, history and shared
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
-import type { Definition, EnvValue, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
+import { executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
@@ -192,18 +192,26 @@ function checkTime(input: RiskInput, add: AddFinding): void {
   }
 }
 
-function jobValues(def: Definition | null): Map<string, EnvValue> {
+/**
+ * Env and header values by a key that names the step (`fetch/env.TOKEN`), so a reordered
+ * workflow compares each step with itself, and the Definition path that locates the value.
+ */
+function jobValues(def: Definition | null): Map<string, { path: string; value: EnvValue }> {
   if (!def) return new Map();
-  const [field, values] = def.job.type === 'command' ? ['env', def.job.env] : ['headers', def.job.headers];
-  return new Map(Object.entries(values).map(([key, value]) => [`job.${field}.${key}`, value]));
+  return new Map(
+    executableJobsOf(def.job).flatMap(({ path, stepName, job }) => {
+      const [field, values] = job.type === 'command' ? ['env', job.env] : ['headers', job.headers];
+      return Object.entries(values).map(([key, value]): [string, { path: string; value: EnvValue }] => [`${stepName ?? ''}/${field}.${key}`, { path: `${path}.${field}.${key}`, value }]);
+    }),
+  );
 }
 
 /** Only names of environment variables are ever printed, never values. */
 function checkSecrets(input: RiskInput, add: AddFinding): void {
   const beforeValues = jobValues(input.before);
-  const knownVariables = new Set([...beforeValues.values()].flatMap((value) => (typeof value === 'string' ? [] : [value.fromEnv])));
-  for (const [path, value] of jobValues(input.after)) {
-    const previous = beforeValues.get(path);
+  const knownVariables = new Set([...beforeValues.values()].flatMap(({ value }) => (typeof value === 'string' ? [] : [value.fromEnv])));
+  for (const [key, { path, value }] of jobValues(input.after)) {
+    const previous = beforeValues.get(key)?.value;
     if (typeof value !== 'string' && !knownVariables.has(value.fromEnv)) {
       add('CF401', 'LOW', `${path} reads a secret from environment variable ${value.fromEnv}`, `every runner must have ${value.fromEnv} set in its environment`, [path]);
     } else if (typeof value === 'string' && previous !== undefined && typeof previous !== 'string') {
@@ -244,7 +252,7 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
     add('CF514', 'HIGH', what, 'keep the limit and approve the one run that needs more (cronform approve <runId>)', ['safety']);
   }
   if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
-  const method = after.job.type === 'http' ? after.job.method.toUpperCase() : '';
+  const method = executableJobsOf(after.job).map(({ job }) => (job.type === 'http' ? job.method.toUpperCase() : '')).find((m) => m === 'POST' || m === 'PATCH') ?? '';
   if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {
     add('CF505', 'LOW', `${method} is retried up to ${after.retry.maxAttempts} attempts: a retry after a timeout may repeat the side effect`, 'make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1', ['retry.maxAttempts']);
   }
@@ -258,9 +266,12 @@ function checkJob(input: RiskInput, add: AddFinding): void {
   for (const concern of assessJob(before, after, { wholeJob, targetChanged })) add(concern.code, concern.level, concern.message, concern.hint, [concern.path, 'job']);
 }
 
-/** What a job runs: argv[0] plus the script (first argument that is not a flag or template), or method and url. */
+/** What a job runs: argv[0] plus the script (first argument that is not a flag or template), or method and url; each step's, for a workflow. */
 function describeTarget(def: Definition, exact: boolean): string {
-  const { job } = def;
+  return executableJobsOf(def.job).map(({ stepName, job }) => (stepName === null ? '' : `${stepName}: `) + describeJobTarget(job, exact)).join('; ');
+}
+
+function describeJobTarget(job: JobDefinition, exact: boolean): string {
   if (job.type === 'http') return `${job.method.toUpperCase()} ${exact ? job.url : job.url.replace(/[?#].*$/, '?…')}`;
   const script = job.command.slice(1).find((arg) => !arg.startsWith('-') && !arg.includes('{{'));
   return [job.command[0], script].filter((part) => part !== undefined).join(' ');

@@ -3,7 +3,8 @@
  * it is executed, and the outcome record written for its attempt. The worker (worker.ts) holds
  * the runs and their leases; this module only turns a run and its definition into those values.
  */
-import type { Definition } from '../compile/definition.js';
+import type { Definition, JobDefinition } from '../compile/definition.js';
+import { executeSteps, type ExecuteOne, type StepStore } from './steps/execute-steps.js';
 import type { AttemptCompletion, ClaimedRun } from '../db/worker-queries.js';
 import { executeJob, type ExecuteOptions } from './executors/execute-job.js';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
@@ -36,6 +37,8 @@ export interface ExecutionSettings {
    * attempt's error naming the variables to set.
    */
   missingSecrets?: 'fail' | 'skip';
+  /** Where a workflow's steps are recorded (the worker's, on its database and lease); needed by `spec.job.steps`. */
+  steps?: StepStore;
 }
 
 /**
@@ -99,21 +102,26 @@ export async function executeClaimedRun(
     ...(progress ? { progress: { report: progress.report, retryItems: retryItemsOf(progress.prior) } } : {}),
   };
   const context = runContextOf(run, definition, progress?.maxAffected ?? null);
-  if (!settings.execute) return executeJob(definition.job, context, options);
-  return executeRedacted(settings.execute, definition, context, options);
+  const { execute } = settings;
+  const executeOne: ExecuteOne = execute ? (job, stepContext, stepOptions) => executeRedacted(execute, job, stepContext, stepOptions) : executeJob;
+  if (definition.job.type === 'steps') {
+    if (!settings.steps) throw new Error('a workflow needs the ExecutionSettings.steps store to record its steps');
+    return executeSteps(definition.job, context, options, { store: settings.steps, executeOne, redactor: createJobRedactor(definition.job, settings.env) });
+  }
+  return executeOne(definition.job, context, options);
 }
 
 /**
  * Another `execute` gets the same promise as the real executors: the values of the job's
  * `fromEnv` references never reach the stored tails or error, even in a message it throws.
  */
-async function executeRedacted(execute: typeof executeJob, definition: Definition, context: RunContext, options: ExecuteOptions): Promise<ExecutionOutcome> {
-  const redactor = createJobRedactor(definition.job, options.env);
-  if (redactor.isEmpty) return execute(definition.job, context, options);
+async function executeRedacted(execute: typeof executeJob, job: JobDefinition, context: RunContext, options: ExecuteOptions): Promise<ExecutionOutcome> {
+  const redactor = createJobRedactor(job, options.env);
+  if (redactor.isEmpty) return execute(job, context, options);
   const redact = (text: string | null): string | null => (text === null ? null : redactor.redactText(text));
   let outcome: ExecutionOutcome;
   try {
-    outcome = await execute(definition.job, context, options);
+    outcome = await execute(job, context, options);
   } catch (error) {
     throw new Error(redactor.redactText(error instanceof Error ? error.message : String(error)));
   }

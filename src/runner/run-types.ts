@@ -33,6 +33,18 @@ export interface RunContext {
   payload: Record<string, unknown>;
   /** The most the job may affect (`safety.maxAffected`, or what `approve` allowed); absent without a limit. */
   maxAffected?: number | null;
+  /** Set while a workflow's step runs (docs/workflows.md): its name, files and the earlier results. */
+  step?: StepContext;
+}
+
+export interface StepContext {
+  name: string;
+  /** CRONFORM_STEP_OUTPUT: where the step may write its JSON result (absent until it does). */
+  outputFile: string;
+  /** CRONFORM_STEPS_DIR: `<name>.json` of every earlier step that wrote a result. */
+  stepsDir: string;
+  /** The earlier steps' results by step name, for `{{steps.NAME.output.KEY}}`. */
+  results: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export interface ExecutionOutcome {

@@ -29,6 +29,7 @@ import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
 import type { CancelTimer } from '../shared/clock.js';
 import type { RunObserver } from './run-observer.js';
+import { createDatabaseStepStore } from './steps/step-store.js';
 
 export interface WorkerOptions extends ExecutionSettings {
   runnerId: string;
@@ -82,6 +83,8 @@ export class Worker {
   private policy: StoredPolicy;
   /** Stops the jobs whose lease could not be renewed in time (armFence); an entry leaves it when its job ends. */
   private readonly fence: LeaseFence<InFlight>;
+  /** The options, with a store for workflow steps on this worker's database and lease. */
+  private readonly execution: ExecutionSettings;
 
   constructor(
     private readonly database: Database,
@@ -92,6 +95,7 @@ export class Worker {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
     this.writer = new OutcomeWriter(database, options.runnerId);
+    this.execution = { ...options, steps: options.steps ?? createDatabaseStepStore(database, options.runnerId) };
     this.fence = new LeaseFence(
       options.clock,
       (entry) => {
@@ -195,7 +199,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = executeClaimedRun(run, definition, entry.controller, this.options, entry.progress).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller, this.execution, entry.progress).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );

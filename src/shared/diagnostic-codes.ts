@@ -40,6 +40,11 @@ export const DiagnosticCodes = {
   // Alerts
   DUPLICATE_ALERT_TARGET: 'CF035',
   FRESHNESS_BELOW_INTERVAL: 'CF036',
+  // Steps (spec.job.steps, docs/workflows.md)
+  JOB_AND_STEPS: 'CF070',
+  DUPLICATE_STEP_NAME: 'CF071',
+  STEP_TIMEOUT_ABOVE_SCHEDULE: 'CF072',
+  UNKNOWN_STEP_REFERENCE: 'CF073',
   // Secrets
   LITERAL_SECRET: 'CF040',
   SECRET_IN_COMMAND: 'CF041',

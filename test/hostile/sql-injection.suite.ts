@@ -134,7 +134,7 @@ export function defineSqlInjectionSuite(engine: string, open: () => Promise<Open
               if (definition.job.type === 'http') {
                 expect(definition.job.headers).toEqual({ 'X-Injected': t.headerValue });
                 expect(definition.job.body).toEqual({ [t.payloadKey]: t.body, raw: t.body });
-              } else {
+              } else if (definition.job.type === 'command') {
                 expect(definition.job.command).toEqual(['node', 'jobs/x.js', t.argument]);
                 expect(definition.job.env).toEqual({ INJECTED: t.envValue });
               }

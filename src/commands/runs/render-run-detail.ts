@@ -3,7 +3,7 @@
  * runner ids, audit reasons) is made visible before it reaches the terminal: a job's output must
  * not move the cursor, clear the screen or forge the lines around it. `logs` is the raw view.
  */
-import type { AttemptDetail, RunDetail, RunProgressDetail } from '../../operations/runs/show-run.js';
+import type { AttemptDetail, RunDetail, RunProgressDetail, StepDetail } from '../../operations/runs/show-run.js';
 import { formatElapsed } from '../../shared/format-elapsed.js';
 import { makeVisible } from '../../shared/visible-text.js';
 
@@ -41,6 +41,25 @@ function renderProgress(progress: RunProgressDetail): string[] {
   return lines;
 }
 
+/**
+ * A workflow's steps under the attempt that ran them: status, timings, exit code, error and
+ * result; the output tails of a step that did not succeed (the others: `logs RUN --step NAME`).
+ */
+function renderSteps(steps: StepDetail[]): string[] {
+  const lines: string[] = [];
+  for (const step of steps) {
+    const timing = step.startedAt === null ? '' : step.finishedAt ? `  ${step.startedAt} → ${step.finishedAt} (${formatElapsed(step.durationMs)})` : `  ${step.startedAt} (not finished)`;
+    const tries = step.tries > 1 ? `  try ${step.tries}` : '';
+    lines.push(`  step ${step.index + 1} ${makeVisible(step.name)}  ${step.status}${tries}${timing}`);
+    const result = [step.exitCode === null ? null : `exit code ${step.exitCode}`, step.httpStatus === null ? null : `HTTP ${step.httpStatus}`].filter((part) => part !== null);
+    if (result.length > 0) lines.push(`    ${result.join(', ')}`);
+    if (step.error) lines.push(`    error: ${makeVisible(step.error)}`);
+    if (step.result) lines.push(`    result: ${makeVisible(JSON.stringify(step.result))}`);
+    if (step.status !== 'SUCCEEDED' && step.status !== 'RESET') lines.push(...[...renderTail('stdout', step.stdoutTail), ...renderTail('stderr', step.stderrTail)].map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
 export function renderRunDetail(run: RunDetail): string[] {
   const reason = run.statusReason ? `: ${makeVisible(run.statusReason)}` : '';
   const field = (name: string, value: string) => `  ${name.padEnd(12)}${value}`;
@@ -59,7 +78,14 @@ export function renderRunDetail(run: RunDetail): string[] {
     field('key', makeVisible(run.idempotencyKey)),
   ];
   if (run.progress) lines.push('', ...renderProgress(run.progress));
-  for (const attempt of run.attemptDetails) lines.push('', ...renderAttempt(attempt));
+  for (const attempt of run.attemptDetails) {
+    lines.push('', ...renderAttempt(attempt));
+    const steps = run.steps.filter((step) => step.attempt === attempt.attempt);
+    if (steps.length > 0) lines.push('  steps:', ...renderSteps(steps));
+  }
+  // RESET rows of an attempt not started yet (`retry --from-step`).
+  const pending = run.steps.filter((step) => !run.attemptDetails.some((attempt) => attempt.attempt === step.attempt));
+  if (pending.length > 0) lines.push('', `Attempt ${pending[0]!.attempt} (queued)`, '  steps:', ...renderSteps(pending));
   if (run.events.length > 0) {
     lines.push('', 'Operations');
     for (const event of run.events) lines.push(`  ${event.at}  ${event.action} by ${makeVisible(event.actor)}${event.reason ? `: ${makeVisible(event.reason)}` : ''}`);

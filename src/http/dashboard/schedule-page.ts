@@ -2,7 +2,7 @@
  * `GET /schedules/<name>`: one schedule: what it runs and when, its pause, its latest runs as a
  * chart (duration, start delay) and as a table whose rows open onto their attempts and output tails.
  */
-import type { JobDefinition } from '../../compile/definition.js';
+import type { JobDefinition, RunJobDefinition } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
 import { findScheduleDetail } from '../../db/dashboard-queries.js';
 import { listAttemptsOfRuns, type AttemptRow } from '../../db/run-detail-queries.js';
@@ -22,7 +22,12 @@ export const HISTORY_ROWS = 50;
 /** Failed items shown under a run's status; `runs show` lists more. */
 const FAILED_ITEMS_SHOWN = 3;
 
-function describeJob(job: JobDefinition): Html {
+function describeJob(job: RunJobDefinition): Html {
+  if (job.type === 'steps') return html`<ol>${job.steps.map((step) => html`<li>${visible(step.name)}: ${describeSingleJob(step)}</li>`)}</ol>`;
+  return describeSingleJob(job);
+}
+
+function describeSingleJob(job: JobDefinition): Html {
   if (job.type === 'command') return html`<code>${job.command.map((arg) => visible(JSON.stringify(arg))).join(' ')}</code>${job.cwd && job.cwd !== '.' ? html` <span class="muted">in ${visible(job.cwd)}</span>` : ''}`;
   return html`<code>${visible(job.method)} ${visible(job.url)}</code>`;
 }

@@ -9,7 +9,7 @@
 import { schemaModeline } from '../schema-location.js';
 import { stringify } from 'yaml';
 import { defaultGracePeriodMs, defaultTimeoutMs } from '../../compile/compile-schedule.js';
-import { DEFAULT_POLICY, type Definition, type JobDefinition, type PolicyDefinition } from '../../compile/definition.js';
+import { DEFAULT_POLICY, type Definition, type JobDefinition, type PolicyDefinition, type RetryDefinition, type RunJobDefinition } from '../../compile/definition.js';
 import { formatDurationMs } from '../../compile/duration.js';
 import { parseCron } from '../../time/cron-parse.js';
 import { minIntervalSeconds } from '../../time/interval.js';
@@ -31,6 +31,27 @@ function withoutDefaults(entries: Array<[string, unknown, unknown?]>): Fields {
 }
 
 const isEmpty = (fields: Fields): boolean => Object.keys(fields).length === 0;
+
+function exportRunJob(job: RunJobDefinition): Fields {
+  if (job.type !== 'steps') return exportJob(job);
+  return {
+    steps: job.steps.map(({ name, timeoutMs, retry, ...step }) => ({
+      name,
+      ...exportJob(step),
+      ...(timeoutMs !== undefined ? { timeout: formatDurationMs(timeoutMs) } : {}),
+      ...(retry !== undefined ? { retry: exportRetry(retry) } : {}),
+    })),
+  };
+}
+
+function exportRetry(retry: RetryDefinition): Fields {
+  return withoutDefaults([
+    ['maxAttempts', retry.maxAttempts, 1],
+    ['backoff', retry.backoff, 'exponential'],
+    ['initialDelay', formatDurationMs(retry.initialDelayMs), '30s'],
+    ['maxDelay', formatDurationMs(retry.maxDelayMs), '10m'],
+  ]);
+}
 
 function exportJob(job: JobDefinition): Fields {
   if (job.type === 'command') {
@@ -55,19 +76,14 @@ function minIntervalMsOf(definition: Definition): number {
 export function scheduleManifestOf(definition: Definition): Fields {
   const minIntervalMs = minIntervalMsOf(definition);
   const duration = (ms: number) => formatDurationMs(ms);
-  const retry = withoutDefaults([
-    ['maxAttempts', definition.retry.maxAttempts, 1],
-    ['backoff', definition.retry.backoff, 'exponential'],
-    ['initialDelay', duration(definition.retry.initialDelayMs), '30s'],
-    ['maxDelay', duration(definition.retry.maxDelayMs), '10m'],
-  ]);
+  const retry = exportRetry(definition.retry);
   const dst = withoutDefaults([['gap', definition.dst.gap, 'shift'], ['fold', definition.dst.fold, 'first']]);
   const businessDate = withoutDefaults([['offsetDays', definition.businessDate.offsetDays, 0]]);
   const spec: Fields = {
     cron: definition.cron,
     timezone: definition.timezone,
     ...withoutDefaults([['enabled', definition.enabled, true], ['dayMatch', definition.dayMatch]]),
-    job: exportJob(definition.job),
+    job: exportRunJob(definition.job),
     ...withoutDefaults([
       ['timeout', duration(definition.timeoutMs), duration(defaultTimeoutMs(minIntervalMs))],
       ['overlap', definition.overlap, 'SKIP_NEW'],

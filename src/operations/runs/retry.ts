@@ -3,8 +3,11 @@
  * idempotency key and business date; attempts keep counting and max_attempts is raised to allow
  * exactly one more. It starts now, whatever the schedule's overlap: the operator asked for it.
  */
-import type { Database } from '../../db/client.js';
-import { requeueRuns } from '../../db/run-operations-queries.js';
+import type { Database, Executor } from '../../db/client.js';
+import { requeueRuns, type RunRecord } from '../../db/run-operations-queries.js';
+import { findRunSteps, resetStepsForAttempt } from '../../db/step-queries.js';
+import { loadDefinitions } from '../../db/worker-queries.js';
+import { planStepResume } from '../../runner/policy/step-resume.js';
 import { notifyRunsQueued } from '../../db/scheduler-queries.js';
 import { insertAuditRows } from '../../db/schedule-queries.js';
 import { assertTransition } from '../../runner/policy/transitions.js';
@@ -23,6 +26,11 @@ export interface RunChangeOptions {
   author: ChangeAuthor;
 }
 
+export interface RetryOptions extends RunChangeOptions {
+  /** A workflow's step to run again from (`--from-step`); by default the run resumes at the first step that did not succeed. */
+  fromStep?: string | undefined;
+}
+
 export interface RetryResult {
   runId: number;
   schedule: string;
@@ -31,9 +39,11 @@ export interface RetryResult {
   status: 'QUEUED';
   /** The number the new attempt will have. */
   attempt: number;
+  /** A workflow's step the new attempt starts at; null for a single job. */
+  fromStep: string | null;
 }
 
-export async function retryRun(database: Database, options: RunChangeOptions): Promise<RetryResult> {
+export async function retryRun(database: Database, options: RetryOptions): Promise<RetryResult> {
   const now = new Date(options.nowMs);
   return database.db.transaction(async (tx) => {
     const { run, schedule } = await lockRun(tx, options.runId);
@@ -45,12 +55,44 @@ export async function retryRun(database: Database, options: RunChangeOptions): P
     }
     refuseArchived(schedule, 'retry a run of');
     assertTransition(run.status, 'QUEUED');
+    const fromStep = await chooseStartStep(tx, run, schedule.id, options.fromStep);
     const moved = await requeueRuns(tx, [{ id: run.id, expected: run.status, status: 'QUEUED', runAfter: now, maxAttempts: run.attempts + 1, priority: run.priority }]);
     if (moved.length !== 1) throw new Error(`run ${run.id} changed under its lock`);
     await insertAuditRows(tx, [
-      operationAuditRow(options.author, now, 'RUN_RETRIED', schedule, { runId: run.id, before: { status: run.status, attempts: run.attempts, maxAttempts: run.maxAttempts }, after: { status: 'QUEUED', maxAttempts: run.attempts + 1 } }),
+      operationAuditRow(options.author, now, 'RUN_RETRIED', schedule, {
+        runId: run.id,
+        before: { status: run.status, attempts: run.attempts, maxAttempts: run.maxAttempts },
+        after: { status: 'QUEUED', maxAttempts: run.attempts + 1, ...(fromStep ? { fromStep: fromStep.name, fromStepChosen: options.fromStep !== undefined } : {}) },
+      }),
     ]);
     await notifyRunsQueued(tx);
-    return { runId: run.id, schedule: schedule.name, scheduledFor: run.scheduledFor.toISOString(), previousStatus: run.status, status: 'QUEUED', attempt: run.attempts + 1 };
+    return { runId: run.id, schedule: schedule.name, scheduledFor: run.scheduledFor.toISOString(), previousStatus: run.status, status: 'QUEUED', attempt: run.attempts + 1, fromStep: fromStep?.name ?? null };
   });
+}
+
+/**
+ * The step a retried workflow starts at: where it would resume (the first step that did not
+ * succeed), or the step the operator named, which must not lie beyond that one: later steps read
+ * the results of earlier ones, and a step after one that never succeeded would run without them.
+ * Naming a step writes RESET rows for it and the steps after it in the attempt about to run.
+ */
+async function chooseStartStep(tx: Executor, run: RunRecord, scheduleId: number, requested: string | undefined): Promise<{ index: number; name: string } | null> {
+  const definition = (await loadDefinitions(tx, [{ scheduleId, version: run.scheduleVersion }])).get(`${scheduleId}:${run.scheduleVersion}`);
+  const job = definition?.job;
+  if (!job || job.type !== 'steps') {
+    if (requested !== undefined) throw new RunOperationError(`cannot retry run ${run.id} from step ${JSON.stringify(requested)}: its job (version ${run.scheduleVersion}) has no steps`);
+    return null;
+  }
+  const names = job.steps.map((step) => step.name);
+  const { startIndex } = planStepResume(names, await findRunSteps(tx, run.id));
+  if (requested === undefined && startIndex < names.length) return { index: startIndex, name: names[startIndex]! };
+  // Every step had succeeded (the run was cancelled or lost after its last step): run them all again.
+  if (requested === undefined) requested = names[0]!;
+  const index = names.indexOf(requested);
+  if (index === -1) throw new RunOperationError(`run ${run.id} has no step ${JSON.stringify(requested)} (its steps: ${names.join(', ')})`);
+  if (index > startIndex) {
+    throw new RunOperationError(`cannot retry run ${run.id} from step ${JSON.stringify(requested)}: step ${JSON.stringify(names[startIndex])} before it has not succeeded, and later steps read earlier results; retry from ${JSON.stringify(names[startIndex])} or an earlier step`);
+  }
+  await resetStepsForAttempt(tx, run.id, run.attempts + 1, names.slice(index).map((name, offset) => ({ index: index + offset, name })));
+  return { index, name: requested };
 }

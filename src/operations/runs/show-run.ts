@@ -7,6 +7,7 @@
 import type { Database } from '../../db/client.js';
 import { findRunDetail, listRunAttempts, listRunEvents, type AttemptRow } from '../../db/run-detail-queries.js';
 import { loadRunProgress } from '../../db/run-progress-queries.js';
+import { findRunSteps, type StepRow } from '../../db/step-queries.js';
 import { PRIORITY_RANK } from '../../runner/run-types.js';
 import { RunOperationError } from './run-operation-error.js';
 import { describeAttemptFailure, describeRunReason } from './run-reason.js';
@@ -47,6 +48,28 @@ export interface RunProgressDetail {
 /** Items listed by `runs show`; the counts cover them all. */
 export const SHOWN_ITEMS = 20;
 
+/** One step of a workflow in one attempt (docs/workflows.md). */
+export interface StepDetail {
+  attempt: number;
+  /** 0-based position in the run's definition. */
+  index: number;
+  name: string;
+  /** RUNNING, SUCCEEDED, FAILED, TIMED_OUT, CANCELLED, or RESET (to run again, `retry --from-step`). */
+  status: string;
+  /** Tries inside the attempt (the step's own retry). */
+  tries: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  httpStatus: number | null;
+  error: string | null;
+  stdoutTail: string | null;
+  stderrTail: string | null;
+  /** The JSON object it wrote to CRONFORM_STEP_OUTPUT, read by later steps. */
+  result: Record<string, unknown> | null;
+}
+
 export interface RunEvent {
   at: string;
   actor: string;
@@ -80,6 +103,8 @@ export interface RunDetail {
   durationMs: number | null;
   summarizedSlots: number | null;
   attemptDetails: AttemptDetail[];
+  /** A workflow's steps, by attempt then position; empty for a single job. */
+  steps: StepDetail[];
   /** Operations recorded against this run (trigger, retry, approve, cancel), oldest first. */
   events: RunEvent[];
   /** Only when the job reported progress. */
@@ -108,10 +133,29 @@ function toAttemptDetail(row: AttemptRow): AttemptDetail {
   };
 }
 
+function toStepDetail(row: StepRow): StepDetail {
+  return {
+    attempt: row.attempt,
+    index: row.stepIndex,
+    name: row.name,
+    status: row.status,
+    tries: row.tries,
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    durationMs: elapsedMs(row.startedAt, row.finishedAt),
+    exitCode: row.exitCode,
+    httpStatus: row.httpStatus,
+    error: row.error,
+    stdoutTail: row.stdoutTail,
+    stderrTail: row.stderrTail,
+    result: row.result,
+  };
+}
+
 export async function showRun(database: Database, runId: number): Promise<RunDetail> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
-  const [attempts, events, reported] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId), loadRunProgress(database.db, runId, SHOWN_ITEMS)]);
+  const [attempts, events, reported, steps] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId), loadRunProgress(database.db, runId, SHOWN_ITEMS), findRunSteps(database.db, runId)]);
   const last = attempts[attempts.length - 1] ?? null;
   return {
     id: run.id,
@@ -136,6 +180,7 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     durationMs: elapsedMs(run.startedAt, run.finishedAt),
     summarizedSlots: run.summarizedSlots,
     attemptDetails: attempts.map(toAttemptDetail),
+    steps: steps.map(toStepDetail),
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
     ...(reported.progress ? { progress: { ...reported.progress, updatedAt: reported.progress.updatedAt.toISOString(), items: reported.items } } : {}),
   };
@@ -145,15 +190,18 @@ export interface RunLogs {
   runId: number;
   schedule: string;
   attempt: number;
+  /** The step whose output this is (`logs --step`); absent for the attempt's own. */
+  step?: string;
   status: string;
   stdoutTail: string | null;
   stderrTail: string | null;
 }
 
-/** The stored tails of one attempt: the latest unless `attempt` is given. */
-export async function readRunLogs(database: Database, runId: number, attempt?: number): Promise<RunLogs> {
+/** The stored tails of one attempt: the latest unless `attempt` is given; of one of its steps with `step`. */
+export async function readRunLogs(database: Database, runId: number, attempt?: number, step?: string): Promise<RunLogs> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
+  if (step !== undefined) return readStepLogs(database, run, attempt, step);
   const attempts = await listRunAttempts(database.db, runId, attempt);
   const chosen = attempts[attempts.length - 1];
   if (!chosen) {
@@ -161,4 +209,18 @@ export async function readRunLogs(database: Database, runId: number, attempt?: n
     throw new RunOperationError(`run ${runId} of ${run.schedule} has no attempt ${attempt} (attempts used: ${run.attempts})`);
   }
   return { runId, schedule: run.schedule, attempt: chosen.attempt, status: chosen.status, stdoutTail: chosen.stdoutTail, stderrTail: chosen.stderrTail };
+}
+
+/** A step's tails: from the latest attempt that ran it (RESET rows ran nothing), or from `attempt`. */
+async function readStepLogs(database: Database, run: { id: number; schedule: string }, attempt: number | undefined, step: string): Promise<RunLogs> {
+  const rows = await findRunSteps(database.db, run.id);
+  const names = [...new Set(rows.map((row) => row.name))];
+  const ran = rows.filter((row) => row.name === step && row.status !== 'RESET' && (attempt === undefined || row.attempt === attempt));
+  const chosen = ran[ran.length - 1];
+  if (!chosen) {
+    if (names.length === 0) throw new RunOperationError(`run ${run.id} of ${run.schedule} has no recorded steps: --step is for workflows (spec.job.steps) that have started`);
+    if (!names.includes(step)) throw new RunOperationError(`run ${run.id} of ${run.schedule} has no step ${JSON.stringify(step)} (recorded steps: ${names.join(', ')})`);
+    throw new RunOperationError(`step ${JSON.stringify(step)} of run ${run.id} did not run${attempt === undefined ? '' : ` in attempt ${attempt}`}`);
+  }
+  return { runId: run.id, schedule: run.schedule, attempt: chosen.attempt, step, status: chosen.status, stdoutTail: chosen.stdoutTail, stderrTail: chosen.stderrTail };
 }

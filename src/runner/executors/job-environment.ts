@@ -40,6 +40,11 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
   // SPEC §8a. Absent (not "0") outside a dry run, so `[ -n "$CRONFORM_DRY_RUN" ]` reads naturally.
   if (context.trigger === 'DRY_RUN') env[DRY_RUN_ENV] = '1';
   if (context.maxAffected !== undefined && context.maxAffected !== null) env[SAFETY_MAX_AFFECTED_ENV] = String(context.maxAffected);
+  if (context.step) {
+    env.CRONFORM_STEP = context.step.name;
+    env.CRONFORM_STEP_OUTPUT = context.step.outputFile;
+    env.CRONFORM_STEPS_DIR = context.step.stepsDir;
+  }
   return env;
 }
 

@@ -1,18 +1,19 @@
-import type { EnvValue, JobDefinition } from '../../compile/definition.js';
+import type { EnvValue, RunJobDefinition } from '../../compile/definition.js';
 
-/** The job's `{ fromEnv }` references (command env, http headers): the runner's variable names, in manifest order. */
-export function fromEnvReferencesOf(job: JobDefinition): string[] {
+/** The job's `{ fromEnv }` references (command env, http headers; every step's): the runner's variable names, in manifest order. */
+export function fromEnvReferencesOf(job: RunJobDefinition): string[] {
   // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
-  const values: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.headers;
+  const jobs = job.type === 'steps' ? job.steps : [job];
+  const values: Array<[string, EnvValue]> = jobs.flatMap((one) => Object.entries((one.type === 'command' ? one.env : one.headers) ?? {}));
   const names: string[] = [];
-  for (const value of Object.values(values ?? {})) {
+  for (const [, value] of values) {
     if (typeof value !== 'string' && !names.includes(value.fromEnv)) names.push(value.fromEnv);
   }
   return names;
 }
 
 /** The variables the job references with `{ fromEnv }` that are not set in `runnerEnv`. */
-export function listMissingSecrets(job: JobDefinition, runnerEnv: NodeJS.ProcessEnv): string[] {
+export function listMissingSecrets(job: RunJobDefinition, runnerEnv: NodeJS.ProcessEnv): string[] {
   return fromEnvReferencesOf(job).filter((name) => runnerEnv[name] === undefined);
 }
 

@@ -1,3 +1,4 @@
+import { STEP_REFERENCE } from '../../compile/step-rules.js';
 import type { RunContext } from '../run-types.js';
 
 /** The `{{…}}` placeholders a job definition may use; anything else fails the attempt. */
@@ -12,8 +13,17 @@ function isPlaceholderName(name: string): name is PlaceholderName {
   return (PLACEHOLDER_NAMES as readonly string[]).includes(name);
 }
 
-export function placeholderValues(context: RunContext): Record<PlaceholderName, string | null> {
+/**
+ * The values placeholders take for one run: the named ones, and in a workflow's step the results
+ * of the earlier steps (`{{steps.NAME.output.KEY}}`). Results are data a job wrote: they are only
+ * ever substituted as values (one argv element, one escaped URL part, a JSON string), never parsed
+ * again, so a result holding `{{…}}`, quotes or shell syntax stays text.
+ */
+export type PlaceholderValues = Record<PlaceholderName, string | null> & { stepResults?: Readonly<Record<string, Record<string, unknown>>> };
+
+export function placeholderValues(context: RunContext): PlaceholderValues {
   return {
+    ...(context.step ? { stepResults: context.step.results } : {}),
     businessDate: context.businessDate,
     scheduledFor: context.scheduledFor,
     runId: String(context.runId),
@@ -31,13 +41,22 @@ export function placeholderValues(context: RunContext): Record<PlaceholderName, 
  */
 export function substitutePlaceholders(
   text: string,
-  values: Record<PlaceholderName, string | null>,
+  values: PlaceholderValues,
   where: string,
   encode: (value: string) => string = (value) => value,
 ): Prepared<string> {
   let error: string | null = null;
   const value = text.replace(PLACEHOLDER, (whole, name: string) => {
     if (error !== null) return whole;
+    const reference = values.stepResults ? STEP_REFERENCE.exec(name) : null;
+    if (reference) {
+      const result = stepResultValue(values.stepResults!, reference[1]!, reference[2]!);
+      if (typeof result !== 'string') {
+        error = `placeholder {{${name}}} in ${where}: ${result.error}`;
+        return whole;
+      }
+      return encode(result);
+    }
     if (!isPlaceholderName(name)) {
       error = `unknown placeholder {{${name}}} in ${where} (known: ${PLACEHOLDER_NAMES.join(', ')})`;
       return whole;
@@ -50,4 +69,17 @@ export function substitutePlaceholders(
     return encode(replacement);
   });
   return error === null ? { ok: true, value } : { ok: false, error };
+}
+
+/**
+ * One key of an earlier step's result as text: strings as they are, numbers and booleans as JSON
+ * writes them, objects and arrays as compact JSON. A missing step result, key or a null value is an
+ * error (the step would otherwise run with an empty argument).
+ */
+function stepResultValue(results: Readonly<Record<string, Record<string, unknown>>>, step: string, key: string): string | { error: string } {
+  if (!Object.hasOwn(results, step)) return { error: `step ${JSON.stringify(step)} wrote no result (nothing in its CRONFORM_STEP_OUTPUT file)` };
+  const result = results[step]!;
+  if (!Object.hasOwn(result, key) || result[key] === null || result[key] === undefined) return { error: `the result of step ${JSON.stringify(step)} has no value for ${JSON.stringify(key)}` };
+  const value = result[key];
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

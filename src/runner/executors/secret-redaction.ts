@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../compile/definition.js';
+import type { RunJobDefinition } from '../../compile/definition.js';
 import { fromEnvReferencesOf } from './missing-secrets.js';
 
 /**
@@ -99,7 +99,7 @@ export function pieceBytes(piece: OutputPiece): Buffer {
 }
 
 /** The values of the job's `{ fromEnv }` references that are set in the runner's environment. */
-export function createJobRedactor(job: JobDefinition, runnerEnv: NodeJS.ProcessEnv): SecretRedactor {
+export function createJobRedactor(job: RunJobDefinition, runnerEnv: NodeJS.ProcessEnv): SecretRedactor {
   const secrets: Array<{ name: string; value: string }> = [];
   for (const name of fromEnvReferencesOf(job)) {
     const secret = runnerEnv[name];

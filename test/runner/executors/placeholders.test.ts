@@ -27,3 +27,37 @@ describe('substitutePlaceholders', () => {
     expect(substitutePlaceholders(text, given, 'command[1]')).toEqual({ ok: false, error });
   });
 });
+
+describe('step results ({{steps.NAME.output.KEY}})', () => {
+  const stepValues = placeholderValues({
+    ...context,
+    step: { name: 'load', outputFile: '/tmp/o.json', stepsDir: '/tmp/s', results: { extract: { rows: 42, ok: true, file: 'a b; $(rm -rf /) {{runId}}', nested: { x: [1] }, none: null } } },
+  });
+
+  it.each([
+    ['--rows={{steps.extract.output.rows}}', '--rows=42'],
+    ['{{ steps.extract.output.ok }}', 'true'],
+    // Data, never text to substitute again or to hand to a shell: one argv element as written.
+    ['{{steps.extract.output.file}}', 'a b; $(rm -rf /) {{runId}}'],
+    ['{{steps.extract.output.nested}}', '{"x":[1]}'],
+  ])('turns %s into %s', (text, expected) => {
+    expect(substitutePlaceholders(text, stepValues, 'command[1]')).toEqual({ ok: true, value: expected });
+  });
+
+  it('is escaped like any value in a URL', () => {
+    expect(substitutePlaceholders('https://x.example/{{steps.extract.output.file}}', stepValues, 'url', encodeURIComponent)).toEqual({ ok: true, value: 'https://x.example/a%20b%3B%20%24(rm%20-rf%20%2F)%20%7B%7BrunId%7D%7D' });
+  });
+
+  it.each([
+    ['{{steps.extract.output.missing}}', 'placeholder {{steps.extract.output.missing}} in command[1]: the result of step "extract" has no value for "missing"'],
+    ['{{steps.extract.output.none}}', 'placeholder {{steps.extract.output.none}} in command[1]: the result of step "extract" has no value for "none"'],
+    ['{{steps.transform.output.rows}}', 'placeholder {{steps.transform.output.rows}} in command[1]: step "transform" wrote no result (nothing in its CRONFORM_STEP_OUTPUT file)'],
+    ['{{steps.extract.output.constructor}}', 'placeholder {{steps.extract.output.constructor}} in command[1]: the result of step "extract" has no value for "constructor"'],
+  ])('refuses %s', (text, error) => {
+    expect(substitutePlaceholders(text, stepValues, 'command[1]')).toEqual({ ok: false, error });
+  });
+
+  it('is unknown outside a workflow', () => {
+    expect(substitutePlaceholders('{{steps.extract.output.rows}}', values, 'command[1]')).toMatchObject({ ok: false, error: expect.stringContaining('unknown placeholder {{steps.extract.output.rows}}') });
+  });
+});
