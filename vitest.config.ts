@@ -28,6 +28,7 @@ const db = [
   'test/operations/plan-pglite-from-source.test.ts',
   'test/operations/runs/**/*.test.ts',
   'test/runner/alerts/alert-replicas-postgres.test.ts',
+  'test/runner/alerts/alert-takeover-postgres.test.ts',
   'test/runner/alerts/alert-rules.test.ts',
   'test/runner/attempt-times.test.ts',
   'test/runner/concurrency-postgres.test.ts',

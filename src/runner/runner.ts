@@ -25,7 +25,7 @@ import { JobReaper } from './job-reaper.js';
 import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
-import { AlertEvaluator, type AlertEvaluatorOptions } from './alerts/evaluator.js';
+import { AlertEvaluator, DEFAULT_DELIVERY_LEASE_MS, type AlertEvaluatorOptions } from './alerts/evaluator.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -150,6 +150,8 @@ export class Runner {
       clock: options.clock,
       env: options.env,
       logger: this.logger,
+      // Renewed at each evaluation while queued: the lease must outlast two of them.
+      deliveryLeaseMs: Math.max(DEFAULT_DELIVERY_LEASE_MS, 2 * (alerts.intervalMs ?? 30_000)),
       ...(alerts.delivery ? { delivery: alerts.delivery } : {}),
     });
   }
