@@ -32,6 +32,7 @@ const db = [
   'test/runner/attempt-times.test.ts',
   'test/runner/concurrency-postgres.test.ts',
   'test/runner/definition-cache.test.ts',
+  'test/runner/final-events.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
