@@ -110,7 +110,7 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
 
   beforeAll(async () => {
     const critical = { cron: '0 * * * *', criticality: 'CRITICAL' };
-    await applyManifests(setup, { 'a.yaml': scheduleManifest('billing', critical), 'b.yaml': scheduleManifest('payroll', critical), 'c.yaml': scheduleManifest('ledger', critical) }, T0);
+    await applyManifests(setup, { 'a.yaml': scheduleManifest('billing', critical), 'b.yaml': scheduleManifest('payroll', critical), 'c.yaml': scheduleManifest('ledger', critical), 'd.yaml': scheduleManifest('audit', critical) }, T0);
   });
 
   it('a runner cut off mid-request: another delivers the firing message once after the lease, then the resolved one once', async () => {
@@ -192,5 +192,31 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
     }
     expect(receivedFor('ledger')).toEqual([]);
     expect((await deliveries('ledger')).map((d) => `${d.event} ${d.state}`)).toEqual(['firing SKIPPED', 'resolved SKIPPED']);
+  }, 120_000);
+
+  it('a live runner with a slow receiver keeps its claim: nobody else sends the message meanwhile', async () => {
+    const clock = new ManualClock(T0 + HOUR + 60_000);
+    let answer: (status: number) => void = () => undefined;
+    const answered = new Promise<number>((resolve) => (answer = resolve));
+    // The first request waits for the test; the others (missed-slot alerts queued behind it) are accepted.
+    let requests = 0;
+    const slow = await evaluator('runner-slow', clock, async () => ((requests += 1) === 1 ? { status: await answered } : { status: 200 }));
+    const other = await evaluator('runner-other', clock);
+    await insertRun('audit', T0 + HOUR, 'FAILED');
+    await slow.evaluate(clock.nowMs(), targets());
+    for (let i = 0; i < 4; i += 1) {
+      // The other runner looks 30 s after the owner's last evaluation, which renewed the claim (the
+      // owner evaluates every 30 s): without it the claim would be a lease old from the second round.
+      clock.set(clock.nowMs() + 30_000);
+      await other.evaluate(clock.nowMs(), targets());
+      await settle(other);
+      clock.set(clock.nowMs() + 1_000);
+      await slow.evaluate(clock.nowMs(), targets());
+    }
+    expect(receivedFor('audit')).toEqual([]);
+    expect(await deliveries('audit')).toEqual([{ event: 'firing', state: 'PENDING', claimed_by: 'runner-slow' }]);
+    answer(200);
+    await settle(slow);
+    expect(await deliveries('audit')).toEqual([{ event: 'firing', state: 'DELIVERED', claimed_by: 'runner-slow' }]);
   }, 120_000);
 });
