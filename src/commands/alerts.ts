@@ -20,7 +20,7 @@ export default class Alerts extends CronformCommand {
     // Summaries carry job errors: a terminal must show them, not obey them.
     for (const a of alerts) {
       const when = a.resolvedAt ? `${a.openedAt} → ${a.resolvedAt}` : `${a.openedAt} (open)`;
-      const delivery = `delivered ${a.deliveries}, ${a.deliveryAttempts} requests${a.suppressed > 0 ? `, ${a.suppressed} rate-limited` : ''}`;
+      const delivery = `delivered ${a.deliveries}, ${a.deliveryAttempts} requests${a.suppressed > 0 ? `, ${a.suppressed} rate-limited` : ''}${a.pendingDeliveries > 0 ? `, ${a.pendingDeliveries} owed` : ''}`;
       this.log(`#${a.id}  ${a.state.padEnd(8)}  ${a.rule.padEnd(20)}  ${when}  ${delivery}`);
       this.log(`      ${makeVisible(a.summary)}`);
       if (a.lastError) this.log(`      last error: ${makeVisible(a.lastError)}`);

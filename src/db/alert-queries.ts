@@ -5,6 +5,7 @@
  * by the OPEN state the same way. Instants cross as epoch milliseconds.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { textArray } from './array-literal.js';
 import { queryRows, type Executor } from './client.js';
 import type { AlertState } from './schema.js';
 
@@ -141,7 +142,7 @@ export interface AlertRow {
   lastError: string | null;
 }
 
-interface AlertDbRow {
+export interface AlertDbRow {
   id: string | number; rule: string; condition_key: string; schedule_id: string | number | null; schedule_name: string | null; criticality: string | null;
   state: AlertState; summary: string; details: Record<string, unknown> | string; opened_at: Date | string; opened_by: string; resolved_at: Date | string | null;
   deliveries: number; delivery_attempts: number; suppressed: number; last_delivery_at: Date | string | null; last_error: string | null;
@@ -149,7 +150,7 @@ interface AlertDbRow {
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
-function toAlertRow(r: AlertDbRow): AlertRow {
+export function toAlertRow(r: AlertDbRow): AlertRow {
   return {
     id: Number(r.id),
     rule: r.rule,
@@ -171,7 +172,7 @@ function toAlertRow(r: AlertDbRow): AlertRow {
   };
 }
 
-const ALERT_COLUMNS = sql.raw(
+export const ALERT_COLUMNS = sql.raw(
   'id, rule, condition_key, schedule_id, schedule_name, criticality, state, summary, details, opened_at, opened_by, resolved_at, deliveries, delivery_attempts, suppressed, last_delivery_at, last_error',
 );
 
@@ -180,13 +181,14 @@ export async function listOpenAlerts(executor: Executor): Promise<AlertRow[]> {
   return rows.map(toAlertRow);
 }
 
-/** Newest first. */
-export async function listAlerts(executor: Executor, filter: { openOnly: boolean; limit: number }): Promise<AlertRow[]> {
-  const rows = await queryRows<AlertDbRow>(
+/** Newest first, each with its messages still owed to a target (PENDING deliveries). */
+export async function listAlerts(executor: Executor, filter: { openOnly: boolean; limit: number }): Promise<Array<AlertRow & { pendingDeliveries: number }>> {
+  const rows = await queryRows<AlertDbRow & { pending_deliveries: string | number }>(
     executor,
-    sql`select ${ALERT_COLUMNS} from alerts ${filter.openOnly ? sql`where state = 'OPEN'` : sql``} order by opened_at desc, id desc limit ${filter.limit}`,
+    sql`select ${ALERT_COLUMNS}, (select count(*) from alert_deliveries d where d.alert_id = alerts.id and d.state = 'PENDING') as pending_deliveries
+        from alerts ${filter.openOnly ? sql`where state = 'OPEN'` : sql``} order by opened_at desc, id desc limit ${filter.limit}`,
   );
-  return rows.map(toAlertRow);
+  return rows.map((r) => ({ ...toAlertRow(r), pendingDeliveries: Number(r.pending_deliveries) }));
 }
 
 export interface NewAlert {
@@ -200,40 +202,59 @@ export interface NewAlert {
   openedBy: string;
 }
 
-/** Records an alert; returns it only to the caller whose insert wrote it (null: already recorded, by anyone). */
-export async function insertAlert(executor: Executor, alert: NewAlert, now: Date): Promise<AlertRow | null> {
+/**
+ * Records an alert, with one PENDING firing message per target in `targets` claimed by its
+ * recorder (alert-delivery-queries.ts), in one statement: an alert is never recorded without the
+ * messages it owes. Returns it only to the caller whose insert wrote it (null: already recorded, by anyone).
+ */
+export async function insertAlert(executor: Executor, alert: NewAlert, now: Date, targets: readonly string[]): Promise<AlertRow | null> {
+  const nowIso = now.toISOString();
   const [row] = await queryRows<AlertDbRow>(
     executor,
-    sql`insert into alerts (rule, condition_key, schedule_id, schedule_name, criticality, state, summary, details, opened_at, opened_by)
-        values (${alert.rule}, ${alert.conditionKey}, ${alert.scheduleId}, ${alert.scheduleName}, ${alert.criticality}, 'OPEN', ${alert.summary},
-                ${JSON.stringify(alert.details)}::jsonb, ${now.toISOString()}::timestamptz, ${alert.openedBy})
-        on conflict (rule, condition_key) do nothing
-        returning ${ALERT_COLUMNS}`,
+    sql`with recorded as (
+          insert into alerts (rule, condition_key, schedule_id, schedule_name, criticality, state, summary, details, opened_at, opened_by)
+          values (${alert.rule}, ${alert.conditionKey}, ${alert.scheduleId}, ${alert.scheduleName}, ${alert.criticality}, 'OPEN', ${alert.summary},
+                  ${JSON.stringify(alert.details)}::jsonb, ${nowIso}::timestamptz, ${alert.openedBy})
+          on conflict (rule, condition_key) do nothing
+          returning ${ALERT_COLUMNS}
+        ),
+        owed as (
+          insert into alert_deliveries (alert_id, event, target, state, claimed_by, claimed_at)
+          select recorded.id, 'firing', t.name, 'PENDING', ${alert.openedBy}, ${nowIso}::timestamptz
+          from recorded cross join unnest(${textArray(targets)}::text[]) as t(name)
+        )
+        select * from recorded`,
   );
   return row ? toAlertRow(row) : null;
 }
 
-/** Resolves an open alert; returns it only to the caller whose update resolved it. */
-export async function resolveAlert(executor: Executor, alertId: number, now: Date): Promise<AlertRow | null> {
-  const [row] = await queryRows<AlertDbRow>(
+/**
+ * Resolves an open alert; returns it only to the caller whose update resolved it. A resolved
+ * message is owed to each target its firing message went to or is still owed to (none for one a
+ * rate limit held back), claimed by `runnerId`. The targets returned are those it may send to at
+ * once: the firing message was delivered there, or waits in this runner's own queue (which keeps
+ * the order). The others wait until their firing message is delivered (alert-delivery-queries.ts).
+ */
+export async function resolveAlert(executor: Executor, alertId: number, now: Date, runnerId: string): Promise<{ alert: AlertRow; targets: string[] } | null> {
+  const nowIso = now.toISOString();
+  const [row] = await queryRows<AlertDbRow & { targets: string[] | null }>(
     executor,
-    sql`update alerts set state = 'RESOLVED', resolved_at = ${now.toISOString()}::timestamptz
-        where id = ${alertId} and state = 'OPEN' returning ${ALERT_COLUMNS}`,
+    sql`with resolved as (
+          update alerts set state = 'RESOLVED', resolved_at = ${nowIso}::timestamptz
+          where id = ${alertId} and state = 'OPEN' returning ${ALERT_COLUMNS}
+        ),
+        owed as (
+          insert into alert_deliveries (alert_id, event, target, state, claimed_by, claimed_at)
+          select f.alert_id, 'resolved', f.target, 'PENDING', ${runnerId}, ${nowIso}::timestamptz
+          from alert_deliveries f join resolved on resolved.id = f.alert_id
+          where f.event = 'firing' and f.state in ('PENDING', 'DELIVERED')
+          returning target
+        )
+        select resolved.*,
+          (select array_agg(o.target order by o.target) from owed o
+           join alert_deliveries f on f.alert_id = ${alertId} and f.event = 'firing' and f.target = o.target
+           where f.state = 'DELIVERED' or f.claimed_by = ${runnerId}) as targets
+        from resolved`,
   );
-  return row ? toAlertRow(row) : null;
-}
-
-/** One message's fate at one target: delivered (after `attempts` requests) or given up with `error`. */
-export async function recordDelivery(executor: Executor, alertId: number, result: { delivered: boolean; attempts: number; error: string | null }, now: Date): Promise<void> {
-  await executor.execute(
-    sql`update alerts set deliveries = deliveries + ${result.delivered ? 1 : 0}, delivery_attempts = delivery_attempts + ${result.attempts},
-          last_delivery_at = case when ${result.delivered} then ${now.toISOString()}::timestamptz else last_delivery_at end,
-          last_error = case when ${result.delivered} then last_error else ${result.error} end
-        where id = ${alertId}`,
-  );
-}
-
-/** A message a rate limit held back. */
-export async function recordSuppressed(executor: Executor, alertId: number, reason: string): Promise<void> {
-  await executor.execute(sql`update alerts set suppressed = suppressed + 1, last_error = ${reason} where id = ${alertId}`);
+  return row ? { alert: toAlertRow(row), targets: row.targets ?? [] } : null;
 }

@@ -8,6 +8,7 @@ import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import type { RunStatus, TriggerType } from './run-vocabulary.js';
 import { queryRows, type Executor } from './client.js';
+import { countedLater } from './final-event-queries.js';
 import { activeRuns, scheduleRuns, schedules } from './schema.js';
 
 export interface ScheduleRecord {
@@ -219,12 +220,13 @@ export async function markRunCancelled(tx: Executor, runId: number, expected: Ru
     sql`with cancelled as (
           update schedule_runs set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, lease_owner = null, lease_expires_at = null
           where id = ${runId} and status = ${expected}
-          returning id, attempts
+          returning id, attempts, schedule_id, status, status_reason, trigger_type
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, error = ${note}
           from cancelled c where a.run_id = c.id and a.attempt = c.attempts and a.status in ('CLAIMED', 'RUNNING')
-        )
+        ),
+        ${countedLater(sql`cancelled`, nowIso)}
         select id from cancelled`,
   );
   return rows.length === 1;
@@ -248,10 +250,14 @@ export async function skipUnstartedRuns(tx: Executor, scheduleId: number, now: D
           select r.id, r.status from active_runs a join schedule_runs r on r.id = a.run_id
           where a.schedule_id = ${scheduleId} and a.status in ('PENDING', 'QUEUED', 'RETRY_PENDING') and r.status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
           for update of r
-        )
-        update schedule_runs r set status = 'SKIPPED', status_reason = 'PAUSED', finished_at = ${now.toISOString()}::timestamptz
-        from target t where r.id = t.id and r.status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
-        returning r.id, t.status as previous_status`,
+        ),
+        skipped as (
+          update schedule_runs r set status = 'SKIPPED', status_reason = 'PAUSED', finished_at = ${now.toISOString()}::timestamptz
+          from target t where r.id = t.id and r.status in ('PENDING', 'QUEUED', 'RETRY_PENDING')
+          returning r.id, r.schedule_id, r.status, r.status_reason, r.trigger_type, t.status as previous_status
+        ),
+        ${countedLater(sql`skipped`, now.toISOString())}
+        select id, previous_status from skipped`,
   );
   return rows.map((r) => ({ id: Number(r.id), previousStatus: r.previous_status })).sort((a, b) => a.id - b.id);
 }

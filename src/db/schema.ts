@@ -345,3 +345,56 @@ export const alerts = pgTable(
     check('alerts_state_check', sql`${t.state} in (${sqlWords(ALERT_STATES)})`),
   ],
 );
+
+/**
+ * Final run statuses written outside a runner (`cancel`, `pause`), one row per run, in the same
+ * statement as the status: runners serving metrics drain it (db/final-event-queries.ts) into
+ * `cronform_runs_total`, each row into exactly one runner's counter. A runner counts the final
+ * statuses it writes itself without a row here: the hot path pays nothing for it.
+ */
+export const runFinalEvents = pgTable(
+  'run_final_events',
+  {
+    id: id(),
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    scheduleId: bigint('schedule_id', { mode: 'number' }).notNull(),
+    status: text('status').notNull(),
+    statusReason: text('status_reason'),
+    triggerType: text('trigger_type').notNull(),
+    recordedAt: instant('recorded_at').notNull(),
+  },
+  (t) => [index('run_final_events_recorded_at_idx').on(t.recordedAt)],
+);
+
+/** A message's state at one target: PENDING until DELIVERED, FAILED (given up) or SKIPPED (never to be sent). */
+export const ALERT_DELIVERY_STATES = ['PENDING', 'DELIVERED', 'FAILED', 'SKIPPED'] as const;
+export type AlertDeliveryState = (typeof ALERT_DELIVERY_STATES)[number];
+
+/**
+ * The messages owed for each alert (firing, resolved) per Policy target, written in the same
+ * statement that records or resolves the alert, so an alert recorded by a runner that dies before
+ * sending it is still owed: another runner claims it once its claim is older than the delivery
+ * lease (runner/alerts/evaluator.ts). At-least-once: the payload carries a stable dedup key.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    alertId: bigint('alert_id', { mode: 'number' })
+      .notNull()
+      .references(() => alerts.id),
+    event: text('event').notNull(),
+    target: text('target').notNull(),
+    state: text('state').notNull(),
+    claimedBy: text('claimed_by'),
+    claimedAt: instant('claimed_at').notNull(),
+    /** Times a runner took the message on (the recorder's own try is the first). */
+    rounds: integer('rounds').notNull().default(1),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    uniqueIndex('alert_deliveries_key').on(t.alertId, t.event, t.target),
+    index('alert_deliveries_pending_idx').on(t.claimedAt).where(sql`${t.state} = 'PENDING'`),
+    check('alert_deliveries_event_check', sql`${t.event} in ('firing', 'resolved')`),
+    check('alert_deliveries_state_check', sql`${t.state} in (${sqlWords(ALERT_DELIVERY_STATES)})`),
+  ],
+);

@@ -18,6 +18,8 @@ export interface AlertEntry {
   suppressed: number;
   lastDeliveryAt: string | null;
   lastError: string | null;
+  /** Messages still owed to a target (not yet delivered, given up or skipped): a runner sends them. */
+  pendingDeliveries: number;
 }
 
 export async function readAlerts(database: Database, options: { openOnly: boolean; limit: number }): Promise<AlertEntry[]> {
@@ -38,5 +40,6 @@ export async function readAlerts(database: Database, options: { openOnly: boolea
     suppressed: row.suppressed,
     lastDeliveryAt: row.lastDeliveryAt?.toISOString() ?? null,
     lastError: row.lastError,
+    pendingDeliveries: row.pendingDeliveries,
   }));
 }

@@ -8,6 +8,7 @@ import { preferIndexScans, type Database } from '../db/client.js';
 import { loadStallPolicies, markSilentRunnersStopped, requeueUnstartedRuns, resolveStalledRuns, takeExpiredLeases, type StallResolution } from '../db/reconcile-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { endExpiredPauses } from '../db/pause-queries.js';
+import { drainFinalEvents, pruneFinalEvents } from '../db/final-event-queries.js';
 import { promotePendingRuns } from '../db/worker-queries.js';
 import type { RetryDefinition, OnStall } from '../compile/definition.js';
 import { stallDecision } from './policy/lease.js';
@@ -20,7 +21,16 @@ export interface ReconcileResult {
   promoted: number;
   silentRunners: number;
   pausesEnded: number;
+  /** Outbox rows of final statuses written outside the runners: counted here, or pruned when too old. */
+  finalEventsDrained: number;
+  finalEventsPruned: number;
 }
+
+/** Outbox rows taken per statement, and statements per reconcile at most (a pause may skip thousands). */
+export const FINAL_EVENTS_BATCH = 1_000;
+const FINAL_EVENTS_BATCHES = 10;
+/** Outbox rows older than this are dropped uncounted: no runner serving metrics took them in time. */
+export const FINAL_EVENTS_RETENTION_MS = 7 * 24 * 3_600_000;
 
 export interface ReconcileOptions {
   nowMs: number;
@@ -29,7 +39,9 @@ export interface ReconcileOptions {
   /** false: leave expired leases alone this time (the runner was itself cut off; see Runner.tick). */
   resolveStalls?: boolean;
   /** Told of the expired leases resolved, once the transaction has committed. */
-  observer?: Pick<RunObserver, 'leasesExpired'>;
+  observer?: Pick<RunObserver, 'leasesExpired' | 'finalEventsDrained'>;
+  /** Take the outbox of final statuses into `observer.finalEventsDrained` (a runner serving metrics). */
+  drainFinalEvents?: boolean;
 }
 
 export async function runReconcileTick(database: Database, options: ReconcileOptions): Promise<ReconcileResult> {
@@ -67,5 +79,15 @@ export async function runReconcileTick(database: Database, options: ReconcileOpt
   if (expiredAttempts.length > 0) options.observer?.leasesExpired?.(expiredAttempts);
   const silentRunners = await markSilentRunnersStopped(database.db, now, options.runnerSilenceMs);
   const pausesEnded = await endExpiredPauses(database.db, now);
-  return { stalled, promoted, requeued, silentRunners, pausesEnded };
+  let finalEventsDrained = 0;
+  for (let batch = 0; options.drainFinalEvents && batch < FINAL_EVENTS_BATCHES; batch += 1) {
+    // Each delete commits on its own before its rows are counted: a crash in between loses them
+    // from the counters (as it loses the rest of this process's counts), never counts them twice.
+    const events = await drainFinalEvents(database.db, FINAL_EVENTS_BATCH);
+    if (events.length > 0) options.observer?.finalEventsDrained?.(events);
+    finalEventsDrained += events.length;
+    if (events.length < FINAL_EVENTS_BATCH) break;
+  }
+  const finalEventsPruned = await pruneFinalEvents(database.db, new Date(options.nowMs - FINAL_EVENTS_RETENTION_MS));
+  return { stalled, promoted, requeued, silentRunners, pausesEnded, finalEventsDrained, finalEventsPruned };
 }

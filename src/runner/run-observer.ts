@@ -4,6 +4,7 @@
  * event is reported by the process that wrote the change, once, after its transaction committed;
  * that is what lets metrics count a final status once across replicas (sum them).
  */
+import type { FinalEvent } from '../db/final-event-queries.js';
 import type { ClaimedRun } from '../db/worker-queries.js';
 import type { RunStatus, SkipReason, TriggerType } from '../db/run-vocabulary.js';
 import type { ExecutionOutcome } from './run-types.js';
@@ -46,7 +47,11 @@ export interface RunObserver {
    * when the write was refused (the lease had moved on: cancelled or taken over meanwhile).
    */
   attemptFinished?(run: ClaimedRun, outcome: ExecutionOutcome, runStatus: RunStatus | null, durationMs: number): void;
-  /** A run this runner held was cancelled by `cronform cancel` (which wrote CANCELLED); its job is being stopped. */
+  /**
+   * A run this runner held was cancelled by `cronform cancel`; its job is being stopped. The
+   * CANCELLED status is counted through the outbox (`finalEventsDrained`), not here: the holder
+   * may be dead or miss the NOTIFY.
+   */
   runCancelled?(run: ClaimedRun): void;
   /** A job stopped because its lease could not be renewed in time (its outcome is left to the reconciler). */
   leaseExpiring?(run: ClaimedRun): void;
@@ -54,6 +59,12 @@ export interface RunObserver {
   runsReleased?(runs: readonly ClaimedRun[], reason: 'unstarted' | 'drain timeout'): void;
   leasesExpired?(attempts: readonly ExpiredAttempt[]): void;
   schedulerTicked?(durationMs: number): void;
+  /**
+   * Final statuses written outside the runners (cancel, pause), taken out of the outbox by this
+   * runner (db/final-event-queries.ts): each reaches one runner only. A runner drains the outbox
+   * only when its observer has this method (it serves metrics), so no count is taken and dropped.
+   */
+  finalEventsDrained?(events: readonly FinalEvent[]): void;
 }
 
 export function identityOf(run: ClaimedRun): RunIdentity {
@@ -85,5 +96,6 @@ export function combineObservers(observers: readonly RunObserver[], onError: (er
     runsReleased: each('runsReleased'),
     leasesExpired: each('leasesExpired'),
     schedulerTicked: each('schedulerTicked'),
+    finalEventsDrained: each('finalEventsDrained'),
   };
 }

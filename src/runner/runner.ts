@@ -25,7 +25,7 @@ import { JobReaper } from './job-reaper.js';
 import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
-import { AlertEvaluator, type AlertEvaluatorOptions } from './alerts/evaluator.js';
+import { AlertEvaluator, DEFAULT_DELIVERY_LEASE_MS, type AlertEvaluatorOptions } from './alerts/evaluator.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -102,6 +102,8 @@ export class Runner {
   /** Null when RunnerOptions.alerts is false. */
   readonly alerts: AlertEvaluator | null;
   private nextAlertsMs = 0;
+  /** Whether this runner takes in the final statuses others wrote (its observer counts them: metrics). */
+  private readonly drainsFinalEvents: boolean;
   private alertsInFlight: Promise<void> | undefined;
 
   constructor(
@@ -115,6 +117,7 @@ export class Runner {
     this.observer = combineObservers(observers, (error) =>
       this.logger.error('run observer failed', { error: (error as Error).message }),
     );
+    this.drainsFinalEvents = typeof options.observer?.finalEventsDrained === 'function';
     this.leaseMs = options.leaseMs ?? 30_000;
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
     this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? DEFAULT_SLOT_LOOKAHEAD_MS);
@@ -147,6 +150,8 @@ export class Runner {
       clock: options.clock,
       env: options.env,
       logger: this.logger,
+      // Renewed at each evaluation while queued: the lease must outlast two of them.
+      deliveryLeaseMs: Math.max(DEFAULT_DELIVERY_LEASE_MS, 2 * (alerts.intervalMs ?? 30_000)),
       ...(alerts.delivery ? { delivery: alerts.delivery } : {}),
     });
   }
@@ -306,8 +311,8 @@ export class Runner {
     }
     if (nowMs >= this.nextReconcileMs) {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
-      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, observer: this.observer });
-      if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0) this.logger.warn('reconciled', { ...result });
+      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, observer: this.observer, drainFinalEvents: this.drainsFinalEvents });
+      if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0 || result.finalEventsPruned > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
     // Not awaited: reading every schedule's recent runs takes long enough with thousands of them

@@ -360,7 +360,8 @@ export class Worker {
 
   /**
    * A run cancelled by `cronform cancel` (told by NOTIFY): stop it like any abandoned run, and, if
-   * this runner held it, report it: the CLI wrote CANCELLED, and its holder is the one runner that knows.
+   * this runner held it, report it (a log line). The CANCELLED status is counted from the outbox
+   * the cancel wrote (db/final-event-queries.ts), not here: a dead holder would never count it.
    */
   cancel(runId: number): void {
     const entry = this.inFlight.get(runId);

@@ -2,10 +2,11 @@
  * Two runner replicas on one PostgreSQL database, each with its own metrics registry and HTTP
  * server, driven tick by tick under one manual clock through a run mix that reaches every final
  * status a runner writes: SUCCESS, FAILED after a retry, SKIPPED (overlap, misfire), CANCELLED by
- * the cancel operation while a replica held the run, FAILED by the reconciler of the other
+ * the cancel operation while a replica held the run and while another waited for approval,
+ * SKIPPED by `pause` (a run waiting behind another), FAILED by the reconciler of the other
  * replica after a lease expired. Scraped over HTTP and parsed by a parser library, the counters
  * summed across the replicas equal the database, per schedule and status: each final run counted
- * once. The run log lines are checked in the same scenario (run-log.test.ts is the fast one).
+ * once, whether a runner wrote it or an operation did (through the run_final_events outbox). The run log lines are checked in the same scenario (run-log.test.ts is the fast one).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { FINAL_STATUSES } from '../../src/db/run-vocabulary.js';
 import { createRunnerMetrics, startRunnerHttpServer } from '../../src/http/runner-http.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { cancelRun } from '../../src/operations/runs/cancel.js';
+import { pauseSchedule } from '../../src/operations/runs/pause.js';
 import type { ExecutionOutcome } from '../../src/runner/run-types.js';
 import { Runner } from '../../src/runner/runner.js';
 import type { WorkerOptions } from '../../src/runner/worker.js';
@@ -50,6 +52,8 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
     return held.execute(job, context, options);
   };
   let scrapes: Scrape[] = [];
+  /** Runs an operation moved on after the scheduler created them, with the status they were created with. */
+  const createdStatusOf = new Map<number, string>();
 
   const tickAll = async (only?: Replica) => {
     for (let round = 0; round < 3; round += 1) {
@@ -80,6 +84,9 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
         'b.yaml': scheduleManifest('beta', { ...every, overlap: 'ALLOW', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }),
         'g.yaml': scheduleManifest('gamma', { ...every, overlap: 'SKIP_NEW' }),
         'e.yaml': scheduleManifest('eps', { ...every, overlap: 'SKIP_NEW', onStall: 'fail' }),
+        // zeta's second slot waits behind its first (PENDING) until `pause` skips it; delta's runs wait for approval.
+        'z.yaml': scheduleManifest('zeta', { ...every, overlap: 'QUEUE_NEW' }),
+        'd.yaml': scheduleManifest('delta', { ...every, approval: 'required' }),
       },
       T0 - 30_000,
     );
@@ -111,6 +118,14 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
     const other = replicas.find((r) => r.id !== epsRun!.lease_owner)!;
     await at(clock.nowMs() + 45_000, other);
     await tickAll();
+    // Final statuses no runner writes: a run waiting for approval cancelled, a run waiting behind
+    // another skipped by a pause (then the scheduler records zeta's slots SKIPPED/PAUSED itself).
+    const [waiting] = await queryRows<{ id: string }>(setup.db, sql`select r.id from schedule_runs r join schedules s on s.id = r.schedule_id where s.name = 'delta' and r.status = 'MANUAL_REQUIRED' order by r.id limit 1`);
+    await cancelRun(setup, { runId: Number(waiting!.id), nowMs: clock.nowMs(), author: { actor: 'test', reason: null, gitSha: null } });
+    const paused = await pauseSchedule(setup, { name: 'zeta', reason: 'test', untilMs: null, nowMs: clock.nowMs(), author: { actor: 'test', reason: null, gitSha: null } });
+    expect(paused.skippedRunIds.length).toBeGreaterThan(0);
+    createdStatusOf.set(Number(waiting!.id), 'MANUAL_REQUIRED');
+    for (const id of paused.skippedRunIds) createdStatusOf.set(id, 'PENDING');
     // Eight minutes of downtime: the misfire policy skips the older slots and runs the latest.
     await jumpTo(T0 + 10 * MINUTE + 500);
     await at(T0 + 10 * MINUTE + 2_500);
@@ -134,22 +149,31 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
     );
     const expected = new Map(rows.map((r) => [`${r.schedule}/${r.status}`, Number(r.n)]));
     // The mix reached what it was built for.
-    for (const key of ['alpha/SUCCESS', 'beta/FAILED', 'gamma/SKIPPED', 'gamma/CANCELLED', 'eps/FAILED', 'alpha/SKIPPED']) expect(expected.get(key), key).toBeGreaterThan(0);
+    for (const key of ['alpha/SUCCESS', 'beta/FAILED', 'gamma/SKIPPED', 'gamma/CANCELLED', 'eps/FAILED', 'alpha/SKIPPED', 'delta/CANCELLED', 'zeta/SKIPPED']) expect(expected.get(key), key).toBeGreaterThan(0);
     const counted = sumBy(scrapes.flatMap((s) => s.samples('cronform_runs_total')), (l) => `${l.schedule}/${l.status}`);
     expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(expected));
     // Both replicas wrote final outcomes: the sum is over real shares, not one replica's total.
     for (const s of scrapes) expect(s.samples('cronform_runs_total').reduce((total, x) => total + x.value, 0)).toBeGreaterThan(0);
+    // Everything the operations wrote was taken out of the outbox.
+    const [left] = await queryRows<{ n: string }>(database().db, sql`select count(*) as n from run_final_events`);
+    expect(Number(left!.n)).toBe(0);
   });
 
   it('counts skipped slots by reason, retries and lease expiries as the database has them', async () => {
+    // A slot is counted as the scheduler created it, or as `pause` skipped it: the run cancelled
+    // while it waited for approval was created MANUAL_REQUIRED.
+    const cancelledWaiting = [...createdStatusOf].filter(([, status]) => status === 'MANUAL_REQUIRED').map(([id]) => id);
     const skipped = await queryRows<{ key: string; n: string }>(
       database().db,
-      sql`select s.name || '/' || r.status || '/' || coalesce(r.status_reason, 'NONE') as key, sum(coalesce(r.summarized_slots, 1)) as n
-          from schedule_runs r join schedules s on s.id = r.schedule_id where r.status in ('SKIPPED', 'MISSED', 'MANUAL_REQUIRED') and r.trigger_type = 'SCHEDULED' group by 1`,
+      sql`select s.name || '/' || (case when r.id = any(${`{${cancelledWaiting.join(',')}}`}::bigint[]) then 'MANUAL_REQUIRED' else r.status end) || '/' || coalesce(r.status_reason, 'NONE') as key,
+            sum(coalesce(r.summarized_slots, 1)) as n
+          from schedule_runs r join schedules s on s.id = r.schedule_id
+          where (r.status in ('SKIPPED', 'MISSED', 'MANUAL_REQUIRED') or r.id = any(${`{${cancelledWaiting.join(',')}}`}::bigint[])) and r.trigger_type = 'SCHEDULED' group by 1`,
     );
     const counted = sumBy(scrapes.flatMap((s) => s.samples('cronform_slots_skipped_total')), (l) => `${l.schedule}/${l.status}/${l.reason}`);
     expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(skipped.map((r) => [r.key, Number(r.n)])));
     expect(counted.get('gamma/SKIPPED/OVERLAP')).toBeGreaterThan(0);
+    expect(counted.get('zeta/SKIPPED/PAUSED')).toBeGreaterThan(0);
 
     const [retries] = await queryRows<{ n: string }>(database().db, sql`select count(*) as n from run_attempts a join schedule_runs r on r.id = a.run_id where a.attempt < r.attempts`);
     expect(sumBy(scrapes.flatMap((s) => s.samples('cronform_retries_total')), () => 'all').get('all')).toBe(Number(retries!.n));
@@ -225,7 +249,7 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
     }
     const messagesOf = (runId: number) => runLines.filter((l) => l.runId === runId).map((l) => `${l.attempt as number}:${l.msg as string}`);
     for (const run of runs) {
-      const createdAs = run.status === 'SKIPPED' || run.status === 'MISSED' ? run.status : 'QUEUED';
+      const createdAs = createdStatusOf.get(Number(run.id)) ?? (['SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'PENDING'].includes(run.status) ? run.status : 'QUEUED');
       expect(messagesOf(Number(run.id))[0], `run ${run.id}`).toBe(`0:run created ${createdAs}`);
     }
     const attempts = await queryRows<{ run_id: string; attempt: number; status: string }>(database().db, sql`select run_id, attempt, status from run_attempts`);

@@ -2,17 +2,19 @@
  * The Prometheus metrics of one runner process (`GET /metrics`), in a registry of its own (two
  * runners in one process, as in the tests, must not share counters).
  *
- * Counting once across replicas. A run's final status is written by exactly one process: the
- * runner whose worker wrote the outcome, whose scheduler inserted the slot SKIPPED or MISSED, or
- * whose reconciler resolved the stalled attempt FAILED (each guarded by the database, so no two
- * runners write the same change). Each runner counts only the changes it wrote, after their
- * commit, so the counters of the replicas partition the runs: **sum them across instances**
+ * Counting once across replicas. A run's final status is written by exactly one process (each
+ * write guarded by the database, so no two processes write the same change). A runner counts the
+ * changes it wrote, after their commit: the outcomes its worker wrote, the slots its scheduler
+ * inserted SKIPPED or MISSED, the stalled attempts its reconciler failed. The final statuses
+ * written outside the runners (`cronform cancel`, the runs `cronform pause` skips, the same
+ * operations from the dashboard) are written with a row in the `run_final_events` outbox, in the
+ * same statement; the reconciler of a runner serving metrics takes rows out of it (delete with
+ * SKIP LOCKED) and counts them here (`finalEventsDrained`), each row in one runner only. So the
+ * counters of the replicas partition the final statuses: **sum them across instances**
  * (`sum without (instance) (rate(cronform_runs_total[5m]))`). A restarted runner starts again
- * from zero, which `rate()` and `increase()` handle. One final status is written outside the
- * runners: `cronform cancel`. A run cancelled while a runner held it is counted by that runner
- * (told by NOTIFY); a run cancelled while it waited (QUEUED, PENDING, RETRY_PENDING,
- * MANUAL_REQUIRED), and the runs `cronform pause` marks SKIPPED, are in the database and in
- * `cronform runs`, but in no counter.
+ * from zero, which `rate()` and `increase()` handle. Those statuses are counted when drained
+ * (within a reconcile interval while a runner serves metrics), and have no duration or start
+ * delay: no attempt of this runner ended with them.
  *
  * Values read at scrape time (queue depth, runners alive) are the same on every replica: take
  * `max`, not `sum`. `cronform_schedule_last_success_timestamp` is read from the database once, then
@@ -56,7 +58,7 @@ export class RunnerMetrics implements RunObserver {
 
   constructor(private readonly options: RunnerMetricsOptions) {
     const registers = [this.registry];
-    this.runs = new Counter({ name: 'cronform_runs_total', help: 'Runs that reached a final status, counted by the runner that wrote it (sum across instances).', labelNames: ['schedule', 'status'], registers });
+    this.runs = new Counter({ name: 'cronform_runs_total', help: 'Runs that reached a final status, counted once by one runner: the one that wrote it, or the one that drained it from the outbox (sum across instances).', labelNames: ['schedule', 'status'], registers });
     this.skippedSlots = new Counter({
       name: 'cronform_slots_skipped_total',
       help: 'Slots the scheduler did not run (SKIPPED, MISSED, MANUAL_REQUIRED) by reason; a summary run of a long outage counts its slots.',
@@ -144,8 +146,12 @@ export class RunnerMetrics implements RunObserver {
     if ((runStatus === 'SUCCESS' || runStatus === 'PARTIAL_SUCCESS') && run.triggerType !== 'DRY_RUN') this.noteSuccess(schedule, this.options.clock.nowMs());
   };
 
-  runCancelled: NonNullable<RunObserver['runCancelled']> = (run) => {
-    this.runs.inc({ schedule: run.scheduleName, status: 'CANCELLED' });
+  finalEventsDrained: NonNullable<RunObserver['finalEventsDrained']> = (events) => {
+    for (const event of events) {
+      this.runs.inc({ schedule: event.schedule, status: event.status });
+      // A scheduled slot a pause skipped was not run, like the slots the scheduler skips while paused.
+      if (event.status === 'SKIPPED' && event.trigger === 'SCHEDULED') this.skippedSlots.inc({ schedule: event.schedule, status: event.status, reason: event.reason ?? 'NONE' });
+    }
   };
 
   leasesExpired: NonNullable<RunObserver['leasesExpired']> = (attempts) => {

@@ -34,8 +34,8 @@ export interface DispatcherOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   maxQueuedPerTarget?: number;
-  /** Called once per message and target, when it was delivered or given up. */
-  onResult: (alertId: number, target: string, result: DeliveryResult) => void;
+  /** Called once per message and target, when it was delivered or given up (not for the messages a stop leaves unsent). */
+  onResult: (message: AlertMessage, target: string, result: DeliveryResult) => void;
   send?: SendRequest;
   logger?: Logger;
 }
@@ -76,7 +76,7 @@ export class AlertDispatcher {
       this.queues.set(target.name, queue);
       if (queue.items.length >= (this.options.maxQueuedPerTarget ?? 100)) {
         const dropped = queue.items.splice(queue.busy ? 1 : 0, 1)[0];
-        if (dropped) this.options.onResult(dropped.message.alert.id, target.name, { delivered: false, attempts: 0, error: `${target.name}: dropped, more than ${this.options.maxQueuedPerTarget ?? 100} messages waiting for this target` });
+        if (dropped) this.options.onResult(dropped.message, target.name, { delivered: false, attempts: 0, error: `${target.name}: dropped, more than ${this.options.maxQueuedPerTarget ?? 100} messages waiting for this target` });
       }
       queue.items.push({ message, target });
       void this.drain(target.name, queue);
@@ -90,13 +90,18 @@ export class AlertDispatcher {
     return count;
   }
 
+  /** The messages queued or being sent, by alert, event and target (their claims are renewed while they wait). */
+  pendingMessages(): Array<{ alertId: number; event: AlertMessage['event']; target: string }> {
+    return [...this.queues.values()].flatMap((queue) => queue.items.map((item) => ({ alertId: item.message.alert.id, event: item.message.event, target: item.target.name })));
+  }
+
   /** Resolves once every queue is empty (tests; a draining runner). */
   whenIdle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops sending: requests in flight are aborted, retries not made. Unsent messages stay recorded in `alerts`. */
+  /** Stops sending: requests in flight are aborted, retries not made. Unsent messages stay owed in `alert_deliveries`: another runner sends them once this one's claim has expired. */
   stop(): void {
     this.stopped = true;
     for (const controller of this.inFlight) controller.abort(new Error('runner stopping'));
@@ -111,7 +116,7 @@ export class AlertDispatcher {
         const item = queue.items[0]!;
         const result = await this.deliver(item);
         queue.items.shift();
-        this.options.onResult(item.message.alert.id, name, result);
+        this.options.onResult(item.message, name, result);
         if (!result.delivered) this.logger.warn('alert not delivered', { alertId: item.message.alert.id, target: name, attempts: result.attempts, error: result.error ?? undefined });
       }
     } finally {

@@ -25,8 +25,17 @@ export interface AlertMessage {
 
 export const WEBHOOK_PAYLOAD_VERSION = 1;
 
+/**
+ * The same for every copy of one message, whichever runner sends it: delivery is at least once
+ * (a runner that dies after the receiver accepted a message, before recording it, leaves it owed),
+ * so a receiver that must not act twice keeps the keys it has seen.
+ */
+export function dedupKeyOf(message: AlertMessage): string {
+  return `cronform-alert-${message.alert.id}-${message.event}`;
+}
+
 export function renderWebhookPayload(message: AlertMessage, sentAtMs: number): Record<string, unknown> {
-  return { version: WEBHOOK_PAYLOAD_VERSION, event: message.event, alert: message.alert, runner: message.runner, sentAt: new Date(sentAtMs).toISOString() };
+  return { version: WEBHOOK_PAYLOAD_VERSION, event: message.event, dedupKey: dedupKeyOf(message), alert: message.alert, runner: message.runner, sentAt: new Date(sentAtMs).toISOString() };
 }
 
 /** Slack's mrkdwn gives &, < and > a meaning: a job's error text must not make links or mentions. */

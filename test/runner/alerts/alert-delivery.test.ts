@@ -77,7 +77,7 @@ describe('alert delivery to a loopback receiver', () => {
     // The same message each time, as the README documents it.
     expect(receiver.received[2]).toEqual({
       contentType: 'application/json',
-      body: { version: 1, event: 'firing', alert: MESSAGE.alert, runner: 'host-1-abc', sentAt: '2026-11-29T12:00:03.000Z' },
+      body: { version: 1, event: 'firing', dedupKey: 'cronform-alert-7-firing', alert: MESSAGE.alert, runner: 'host-1-abc', sentAt: '2026-11-29T12:00:03.000Z' },
     });
   });
 
