@@ -8,11 +8,7 @@ import { formatElapsed } from '../shared/format-elapsed.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
-
-export function renderTable(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
-}
+import { renderTable } from './render-table.js';
 
 /** A table cell stays one line: `runs show <id>` has the whole error. */
 const MAX_REASON_CHARS = 120;
