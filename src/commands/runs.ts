@@ -33,7 +33,7 @@ export default class Runs extends CronformCommand {
   async run(): Promise<RunEntry[]> {
     const { args, flags } = await this.parse(Runs);
     const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
-    const runs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
+    const runs = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
     if (runs.length === 0) {
       this.log('No runs.');
     } else {

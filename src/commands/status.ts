@@ -33,7 +33,7 @@ export default class Status extends CronformCommand {
     const staleAfterMs = parseDurationFlag(flags['stale-after'], '--stale-after');
     const overdueAfterMs = flags['overdue-after'] === undefined ? undefined : parseDurationFlag(flags['overdue-after'], '--overdue-after');
     // One connection: three read-only statements and no transaction (DatabaseChoice.maxConnections).
-    const report = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd(), maxConnections: 1 }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
+    const report = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd(), maxConnections: 1 }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
     this.renderSchedules(report);
     this.log('');
     this.renderRunners(report);

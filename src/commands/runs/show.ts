@@ -13,7 +13,7 @@ export default class RunsShow extends CronformCommand {
 
   async run(): Promise<RunDetail> {
     const { args, flags } = await this.parse(RunsShow);
-    const run = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => showRun(database, args.runId));
+    const run = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => showRun(database, args.runId));
     for (const line of renderRunDetail(run)) this.log(line);
     return run;
   }
