@@ -55,6 +55,10 @@ describe('cronform status on PostgreSQL loads only what it uses', () => {
     expect([...packages].filter((name) => name.includes('pglite'))).toEqual([]);
   });
 
+  it("does not load every table's definition (schema.ts) to read the Policy", () => {
+    expect(files).not.toContain('src/db/schema.ts');
+  });
+
   it('does not load the runs command to print a table', () => {
     expect(files).not.toContain('src/commands/runs.ts');
   });
