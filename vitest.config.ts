@@ -64,6 +64,7 @@ const system = [
   'test/operations/database-startup.test.ts',
   'test/operations/embedded-database.test.ts',
   'test/operations/embedded-sharing.test.ts',
+  'test/operations/embedded-lock-race.test.ts',
   'test/operations/plan-against-ref.test.ts',
   'test/hostile/plan-trust/attack-*.test.ts',
   'test/operations/plan-cli.test.ts',

@@ -15,7 +15,7 @@ export default class Alerts extends CronformCommand {
 
   async run(): Promise<AlertEntry[]> {
     const { flags } = await this.parse(Alerts);
-    const alerts = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readAlerts(database, { openOnly: flags.open, limit: flags.limit }));
+    const alerts = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => readAlerts(database, { openOnly: flags.open, limit: flags.limit }));
     if (alerts.length === 0) this.log(flags.open ? 'no open alerts' : 'no alerts recorded');
     // Summaries carry job errors: a terminal must show them, not obey them.
     for (const a of alerts) {

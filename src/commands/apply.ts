@@ -43,7 +43,7 @@ export default class Apply extends CronformCommand {
       this.fail(`--lock-timeout must be a duration like 30s or 5m (got ${JSON.stringify(flags['lock-timeout'])})`);
     }
     const savedPlan = args.plan ? this.readPlan(args.plan) : undefined;
-    return withDatabase({ databaseUrl: flags['database-url'], cwd }, async (database) => {
+    return withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd }, async (database) => {
       let plan = savedPlan;
       if (!plan) {
         const nowMs = systemClock.nowMs();

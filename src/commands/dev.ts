@@ -19,7 +19,8 @@ export default class Dev extends CronformCommand {
   static override examples = ['<%= config.bin %> dev', '<%= config.bin %> dev --dir schedules --concurrency 4'];
   static override flags = {
     dir: Flags.string({ description: 'manifest directory to apply and watch', default: 'schedules' }),
-    'data-dir': Flags.string({ description: 'embedded database directory', default: DEFAULT_DATA_DIR }),
+    // The same flag and variable as every other command's (database-flags.ts), so they find it.
+    'data-dir': Flags.string({ description: 'embedded database directory (other commands take the same --data-dir or $CRONFORM_DATA_DIR)', env: 'CRONFORM_DATA_DIR', default: DEFAULT_DATA_DIR }),
     ...runnerFlags,
   };
 
@@ -28,7 +29,10 @@ export default class Dev extends CronformCommand {
     const dashboard = checkHttpAddress(flags.http, (message) => this.fail(message), flags['allow-actions'] ?? false, flags['http-allowed-hosts']);
     const cwd = process.cwd();
     const print = (line: string) => this.log(line);
-    const database = await openDevDatabase(path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.', { clock: systemClock, print });
+    const dataDir = path.relative(cwd, path.resolve(cwd, flags['data-dir'])) || '.';
+    const database = await openDevDatabase(dataDir, { clock: systemClock, print });
+    // Other commands look in .cronform/db unless told: say how, when it is elsewhere.
+    if (path.resolve(cwd, dataDir) !== path.resolve(cwd, DEFAULT_DATA_DIR) && process.env.CRONFORM_DATA_DIR === undefined) print(`other commands in this directory use this database with --data-dir ${dataDir} (or export CRONFORM_DATA_DIR=${dataDir})`);
     const color = createPalette().level > 0;
     const logger = createJsonLogger({ base: { component: 'dev' }, level: flags['log-level'] as LogLevel | undefined });
     const leaseMs = parseDurationMs(flags.lease);

@@ -19,7 +19,7 @@ export default class Diff extends CronformCommand {
 
   async run(): Promise<FieldChange[]> {
     const { args, flags } = await this.parse(Diff);
-    const changes = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => diffVersions(database, args.name, args.from, args.to));
+    const changes = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => diffVersions(database, args.name, args.from, args.to));
     if (changes.length === 0) this.log(`${makeVisible(args.name)}: v${args.from} and v${args.to} are identical`);
     // renderFieldChange makes every stored string visible: a definition's text never drives the terminal.
     for (const change of changes) {

@@ -20,7 +20,7 @@ export default class Export extends CronformCommand {
     const { flags } = await this.parse(Export);
     const cwd = process.cwd();
     const outDir = path.resolve(cwd, flags['out-dir']);
-    const result = await withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => exportSchedules(database, { outDir, groupBy: flags['group-by'] as ExportGrouping, force: flags.force }));
+    const result = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd }, (database) => exportSchedules(database, { outDir, groupBy: flags['group-by'] as ExportGrouping, force: flags.force }));
     const count = result.files.reduce((sum, file) => sum + file.schedules.length, 0);
     this.log(`Exported ${count} schedule(s)${result.policy ? ' and the Policy' : ''} to ${path.relative(cwd, outDir) || '.'}:`);
     for (const file of result.files) this.log(`  ${file.file}${file.schedules.length > 0 ? `  ${file.schedules.join(', ')}` : ''}`);

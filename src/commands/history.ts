@@ -13,7 +13,7 @@ export default class History extends CronformCommand {
 
   async run(): Promise<VersionEntry[]> {
     const { args, flags } = await this.parse(History);
-    const versions = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readHistory(database, args.name));
+    const versions = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => readHistory(database, args.name));
     if (versions.length === 0) this.fail(`no schedule named ${JSON.stringify(args.name)}`);
     // Actors, reasons and names are whatever someone typed: a terminal must show them, not obey them.
     for (const v of versions) {

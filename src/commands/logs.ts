@@ -25,7 +25,7 @@ export default class Logs extends CronformCommand {
 
   async run(): Promise<RunLogs> {
     const { args, flags } = await this.parse(Logs);
-    const logs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readRunLogs(database, args.runId, flags.attempt, flags.step));
+    const logs = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => readRunLogs(database, args.runId, flags.attempt, flags.step));
     if (this.jsonEnabled()) return logs;
     writeTail(process.stdout, logs.stdoutTail, flags.raw);
     writeTail(process.stderr, logs.stderrTail, flags.raw);

@@ -9,7 +9,7 @@ export default class Migrate extends CronformCommand {
 
   async run(): Promise<MigrationResult> {
     const { flags } = await this.parse(Migrate);
-    const database = await openChosenDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, { migrate: false });
+    const database = await openChosenDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, { migrate: false });
     try {
       const status = await migrateDatabase(database);
       this.log(describeMigration(database.label, status));

@@ -34,7 +34,7 @@ export default class PlanCommand extends CronformCommand {
       nowMs: systemClock.nowMs(),
       againstRef: flags['against-ref'],
       allowMassArchive: flags['allow-mass-archive'],
-      database: { databaseUrl: flags['database-url'], cwd: process.cwd() },
+      database: { databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() },
     });
     if (flags.out) writeFileSync(flags.out, renderPlanJson(plan));
     // Under --json oclif prints the plan that run returns (the same bytes as --format json), and nothing else.

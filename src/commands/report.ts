@@ -22,7 +22,7 @@ export default class Report extends CronformCommand {
     const nowMs = systemClock.nowMs();
     const sinceMs = parseInstantOrDuration(flags.since, '--since', nowMs, 'ago');
     if (sinceMs >= nowMs) this.fail(`--since must be in the past (got ${JSON.stringify(flags.since)})`);
-    const report = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => buildScheduleReport(database, { sinceMs, nowMs }));
+    const report = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => buildScheduleReport(database, { sinceMs, nowMs }));
     // Under --json oclif prints the returned value, the same as --format json.
     if (flags.format === 'json') this.log(JSON.stringify(report, null, 2));
     else if (flags.format === 'markdown') this.log(renderScheduleReportMarkdown(report));

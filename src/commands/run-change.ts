@@ -21,6 +21,7 @@ export interface RunChangeFlags {
   actor?: string | undefined;
   reason?: string | undefined;
   'database-url'?: string | undefined;
+  'data-dir'?: string | undefined;
 }
 
 /**
@@ -30,5 +31,5 @@ export interface RunChangeFlags {
 export async function performRunChange<T>(flags: RunChangeFlags, change: (database: Database, context: { nowMs: number; author: ChangeAuthor }) => Promise<T>, nowMs = systemClock.nowMs()): Promise<T> {
   const cwd = process.cwd();
   const author = resolveAuthor({ actor: flags.actor, reason: flags.reason }, process.env, cwd);
-  return withDatabase({ databaseUrl: flags['database-url'], cwd }, (database) => change(database, { nowMs, author }));
+  return withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd }, (database) => change(database, { nowMs, author }));
 }

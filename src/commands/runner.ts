@@ -105,7 +105,7 @@ export default class RunnerCommand extends CronformCommand {
     const shutdown = waitForShutdownSignal();
     let stopped = false;
     void shutdown.then(() => (stopped = true));
-    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], listenUrl: flags['listen-url'], cwd: process.cwd() }, logger, sleepUntil(shutdown)).catch((error: unknown) => {
+    const database = await openChosenDatabaseWhenReachable({ databaseUrl: flags['database-url'], listenUrl: flags['listen-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, logger, sleepUntil(shutdown)).catch((error: unknown) => {
       if (error === STOPPED) return undefined;
       throw error;
     });

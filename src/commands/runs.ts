@@ -8,11 +8,7 @@ import { formatElapsed } from '../shared/format-elapsed.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
-
-export function renderTable(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
-}
+import { renderTable } from './render-table.js';
 
 /** A table cell stays one line: `runs show <id>` has the whole error. */
 const MAX_REASON_CHARS = 120;
@@ -25,9 +21,13 @@ export function summarizeReason(reason: string): string {
 
 export default class Runs extends CronformCommand {
   static override summary = 'List runs, newest slot first.';
-  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d', '<%= config.bin %> runs show 42'];
+  static override description = '`runs show <id>` is the details of one run, so a schedule named `show` is listed with `runs --schedule show`.';
+  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs daily-report --status FAILED --since 7d', '<%= config.bin %> runs --schedule show', '<%= config.bin %> runs show 42'];
   static override args = { name: Args.string({ description: 'schedule name (default: all schedules)', required: false }) };
   static override flags = {
+    // A schedule named like a subcommand of runs (`show`) cannot be the argument: argv `runs show`
+    // is `runs show <id>`. The flag names any schedule.
+    schedule: Flags.string({ description: 'schedule name, as the argument: for a schedule named like a subcommand (`show`)' }),
     status: Flags.string({ description: 'only runs with this status', options: [...RUN_STATUSES] }),
     since: Flags.string({ description: 'only slots at or after this instant (ISO 8601) or within this duration (24h, 7d)' }),
     limit: Flags.integer({ description: 'at most this many runs', default: DEFAULT_RUN_LIMIT, min: 1 }),
@@ -36,8 +36,10 @@ export default class Runs extends CronformCommand {
 
   async run(): Promise<RunEntry[]> {
     const { args, flags } = await this.parse(Runs);
+    if (args.name !== undefined && flags.schedule !== undefined && args.name !== flags.schedule) this.fail(`two schedule names: "${makeVisible(args.name)}" and --schedule "${makeVisible(flags.schedule)}"; give one`);
+    const name = flags.schedule ?? args.name;
     const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
-    const runs = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => listRuns(database, { name: args.name, status: flags.status, sinceMs, limit: flags.limit }));
+    const runs = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => listRuns(database, { name, status: flags.status, sinceMs, limit: flags.limit }));
     if (runs.length === 0) {
       this.log('No runs.');
     } else {

@@ -8,7 +8,7 @@ import { formatElapsed } from '../shared/format-elapsed.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { CronformCommand } from './cronform-command.js';
 import { databaseFlags } from './database-flags.js';
-import { renderTable } from './runs.js';
+import { renderTable } from './render-table.js';
 
 function describeState(s: ScheduleStatusEntry): string {
   if (s.paused) return `PAUSED${s.paused.until ? ` until ${s.paused.until}` : ''} by ${makeVisible(s.paused.by ?? 'unknown')}: ${makeVisible(s.paused.reason ?? '')}`;
@@ -32,7 +32,8 @@ export default class Status extends CronformCommand {
     const { flags } = await this.parse(Status);
     const staleAfterMs = parseDurationFlag(flags['stale-after'], '--stale-after');
     const overdueAfterMs = flags['overdue-after'] === undefined ? undefined : parseDurationFlag(flags['overdue-after'], '--overdue-after');
-    const report = await withDatabase({ databaseUrl: flags['database-url'], cwd: process.cwd() }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
+    // One connection: three read-only statements and no transaction (DatabaseChoice.maxConnections).
+    const report = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd(), maxConnections: 1 }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
     this.renderSchedules(report);
     this.log('');
     this.renderRunners(report);

@@ -4,15 +4,35 @@
  * to `Database.db` (drizzle) and never learns which engine it is on.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
-import * as schema from './schema.js';
+import type * as schema from './schema.js';
 
-// Drivers load on first use: `validate`, `preview` and `--help` never pay for them at start-up.
-const loadPg = async () => (await import('pg')).default;
+/**
+ * pg, loaded on first use (`validate`, `preview` and `--help` never pay for it at start-up).
+ * On load, pg asks whether it runs in a Cloudflare Worker (pg/lib/stream.js): it reads
+ * `navigator.userAgent`, and where there is no `navigator` (Node 20) it builds a `Response`,
+ * whose first use loads Node's whole fetch implementation (undici): about half of pg's load,
+ * 15-30 ms of every PostgreSQL command's start-up, for an answer that is always "no" here. A
+ * `navigator` that says so exists only for the synchronous require: no other code runs while it
+ * is there (Node 21+ has its own `navigator`, and this does nothing). `import('pg')` elsewhere,
+ * drizzle's included, gets this same instance from the CommonJS cache.
+ */
+export function loadPg(): typeof pg {
+  const globals = globalThis as { navigator?: unknown };
+  if (globals.navigator !== undefined) return requirePg();
+  globals.navigator = { userAgent: 'Node.js' };
+  try {
+    return requirePg();
+  } finally {
+    delete globals.navigator;
+  }
+}
+const requirePg = (): typeof pg => createRequire(import.meta.url)('pg') as typeof pg;
 
 export type Engine = 'postgres' | 'pglite';
 export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -65,7 +85,7 @@ export function redactUrl(url: string): string {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pg = await loadPg();
+    const pg = loadPg();
     const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
     // A broken idle connection must not crash the process; the next query reconnects.
@@ -76,8 +96,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', (client) => client.on('error', () => undefined));
     const url = options.url;
     const listenUrl = options.listenUrl ?? url;
-    const db = drizzlePg(pool, { schema }) as unknown as AppDatabase;
-    db.transaction = releasingTransactions(pool, (client) => drizzlePg(client, { schema }) as unknown as AppDatabase);
+    // No `{ schema }`: nothing uses drizzle's relational queries (`db.query.*`), and building
+    // their configuration from every table costs each command's start-up.
+    const db = drizzlePg(pool) as unknown as AppDatabase;
+    db.transaction = releasingTransactions(pool, (client) => drizzlePg(client) as unknown as AppDatabase);
     return {
       engine: 'postgres',
       db,
@@ -108,7 +130,7 @@ export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'inM
   await client.waitReady;
   const database: Database = {
     engine: 'pglite',
-    db: drizzlePglite(client, { schema }) as unknown as AppDatabase,
+    db: drizzlePglite(client) as unknown as AppDatabase,
     label: options.inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite at ${options.dataDir ?? DEFAULT_DATA_DIR}`,
     listen: (channel, onNotify) => listenPglite(client, channel, onNotify),
     close: () => client.close(),
@@ -186,7 +208,7 @@ export async function listenPglite(client: PGlite, channel: string, onNotify: (p
  * them that some may have been missed.
  */
 async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
-  const pg = await loadPg();
+  const pg = loadPg();
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

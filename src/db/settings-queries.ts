@@ -3,10 +3,9 @@
  * risk, and by runners for limits) and the stored risk acceptances (read by plan, to tell an
  * acceptance a reviewer already saw from one added by the change it judges).
  */
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { PolicyDefinition, RiskAcceptance } from '../compile/definition.js';
-import type { Executor } from './client.js';
-import { settings } from './schema.js';
+import { queryRows, type Executor } from './client.js';
 
 export type StoredPolicy = Omit<PolicyDefinition, 'source'>;
 /** By schedule name: `metadata.riskAccepted` of each schedule that accepts any risk. */
@@ -15,16 +14,19 @@ export type StoredAcceptances = Record<string, RiskAcceptance[]>;
 const POLICY_KEY = 'policy';
 const RISK_ACCEPTANCES_KEY = 'risk-acceptances';
 
+// Raw statements, not drizzle's builder on the `settings` table: `status` reads the Policy, and
+// importing schema.ts (every table's definition) only for that cost its start-up (bench/cli-start).
+// Both drivers parse jsonb into the value, as the builder's jsonb column did.
 async function readSetting<T>(executor: Executor, key: string): Promise<{ value: T; digest: string } | null> {
-  const [row] = await executor.select().from(settings).where(eq(settings.key, key));
-  return row ? { value: row.value as T, digest: row.digest } : null;
+  const [row] = await queryRows<{ value: T; digest: string }>(executor, sql`select value, digest from settings where key = ${key}`);
+  return row ? { value: row.value, digest: row.digest } : null;
 }
 
 async function writeSetting(executor: Executor, key: string, value: unknown, digest: string, at: Date): Promise<void> {
-  await executor
-    .insert(settings)
-    .values({ key, value, digest, updatedAt: at })
-    .onConflictDoUpdate({ target: settings.key, set: { value, digest, updatedAt: at } });
+  await executor.execute(
+    sql`insert into settings (key, value, digest, updated_at) values (${key}, ${JSON.stringify(value)}::jsonb, ${digest}, ${at.toISOString()}::timestamptz)
+        on conflict (key) do update set value = excluded.value, digest = excluded.digest, updated_at = excluded.updated_at`,
+  );
 }
 
 export async function readStoredPolicy(executor: Executor): Promise<{ policy: StoredPolicy; digest: string } | null> {

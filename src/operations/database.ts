@@ -1,13 +1,16 @@
 /**
  * Which database a command talks to: --database-url, then DATABASE_URL, else the embedded
- * PGlite in `.cronform/db` under the working directory: through the process that owns and serves
- * it if there is one, else opened under its lock (embedded-database.ts).
+ * PGlite in --data-dir, then $CRONFORM_DATA_DIR, else `.cronform/db`, under the working
+ * directory: through the process that owns and serves it if there is one, else opened under its
+ * lock (embedded-database.ts). The embedded modules are imported only for the embedded engine:
+ * a command on PostgreSQL never loads them (start-up is a target, bench/cli-start).
  */
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, openDatabase, type Database, type Engine } from '../db/client.js';
-import { describeCommand, openEmbeddedDatabase, serveEmbeddedDatabase } from './embedded-database.js';
 import { ensureSchema, SchemaBehindError } from '../db/migrate.js';
 import type { Logger } from '../shared/logger.js';
+
+const loadEmbedded = () => import('./embedded-database.js');
 
 export interface DatabaseChoice {
   databaseUrl?: string | undefined;
@@ -15,8 +18,16 @@ export interface DatabaseChoice {
   listenUrl?: string | undefined;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** The embedded database's directory (--data-dir); default $CRONFORM_DATA_DIR, else `.cronform/db`. */
+  dataDir?: string | undefined;
   /** Who holds the embedded database, in the lock file and others' error messages. */
   command?: string;
+  /**
+   * Connections to PostgreSQL at most (default 10). A short read-only command that runs no
+   * transaction takes 1: its queries then wait for each other on one connection instead of
+   * each starting a server backend (`status` started three for its three statements).
+   */
+  maxConnections?: number;
 }
 
 const chosenUrl = (choice: DatabaseChoice): string | undefined => choice.databaseUrl ?? (choice.env ?? process.env).DATABASE_URL;
@@ -25,9 +36,20 @@ export function chosenEngine(choice: DatabaseChoice): Engine {
   return chosenUrl(choice) ? 'postgres' : 'pglite';
 }
 
+/** The embedded database's directory for this choice, resolved against its cwd. */
+export function chosenDataDir(choice: DatabaseChoice): string {
+  const dataDir = choice.dataDir || (choice.env ?? process.env).CRONFORM_DATA_DIR || DEFAULT_DATA_DIR;
+  return path.resolve(choice.cwd, dataDir);
+}
+
+async function openEmbedded(choice: DatabaseChoice): Promise<Database> {
+  const { describeCommand, openEmbeddedDatabase } = await loadEmbedded();
+  return openEmbeddedDatabase(chosenDataDir(choice), choice.command ?? describeCommand());
+}
+
 export async function openChosenDatabase(choice: DatabaseChoice, options: { migrate?: boolean } = {}): Promise<Database> {
   const url = chosenUrl(choice);
-  const database = url ? await openDatabase({ url, listenUrl: choice.listenUrl }) : await openEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
+  const database = url ? await openDatabase({ url, listenUrl: choice.listenUrl, ...(choice.maxConnections ? { maxConnections: choice.maxConnections } : {}) }) : await openEmbedded(choice);
   if (options.migrate === false) return database;
   await ensureSchemaOrClose(database);
   return database;
@@ -60,7 +82,8 @@ export async function withDatabase<T>(choice: DatabaseChoice, run: (database: Da
 export async function openChosenDatabaseWhenReachable(choice: DatabaseChoice, logger: Logger, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<Database> {
   if (chosenEngine(choice) === 'pglite') {
     // A long-lived process on the embedded database owns it and serves it to the others.
-    const { database } = await serveEmbeddedDatabase(path.join(choice.cwd, DEFAULT_DATA_DIR), choice.command ?? describeCommand());
+    const { describeCommand, serveEmbeddedDatabase } = await loadEmbedded();
+    const { database } = await serveEmbeddedDatabase(chosenDataDir(choice), choice.command ?? describeCommand());
     await ensureSchemaOrClose(database);
     return database;
   }

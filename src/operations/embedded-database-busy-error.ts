@@ -2,6 +2,9 @@
 
 export interface EmbeddedHolder {
   pid: number;
+  /** The holder's start time and boot (Linux): a reused pid is not the holder (embedded-lock.ts). */
+  startTicks?: string;
+  bootId?: string;
   /** e.g. `cronform dev`. */
   command: string;
   startedAt: string;

@@ -83,3 +83,18 @@ describe('one command table (src/commands/table.ts)', () => {
     expect(commandIdFromArgv(['constructor'])).toBeUndefined();
   });
 });
+
+describe('start-up of a command on PostgreSQL (bench/cli-start)', () => {
+  it("loads pg without Node's fetch (undici), and the same pg that `import('pg')` gives drizzle", async () => {
+    // pg's Cloudflare probe builds a Response where there is no navigator (Node 20): src/db/client.ts.
+    const probe = [
+      "const { loadPg } = await import('./dist/db/client.js');",
+      'const pg = loadPg();',
+      "const undici = process.moduleLoadList.some((name) => name.includes('undici'));",
+      "const same = (await import('pg')).default === pg;",
+      'console.log(JSON.stringify({ undici, same, navigator: typeof globalThis.navigator, pool: typeof pg.Pool }));',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { cwd: repoRoot });
+    expect(JSON.parse(stdout)).toEqual({ undici: false, same: true, navigator: Number(process.versions.node.split('.')[0]) >= 21 ? 'object' : 'undefined', pool: 'function' });
+  });
+});
