@@ -42,7 +42,8 @@ export interface Definition {
   description: string | null;
   owner: string | null;
   labels: Record<string, string>;
-  cron: string;
+  /** Null for a dependent without its own slots (`spec.after` and no cron): it runs when its upstream succeeds. */
+  cron: string | null;
   timezone: string;
   enabled: boolean;
   dayMatch: 'any' | 'all' | null;
@@ -64,6 +65,18 @@ export interface Definition {
   businessDate: { offsetDays: number };
   approval: 'none' | 'required';
   payload: Record<string, unknown>;
+  /**
+   * `spec.after`: upstream schedules whose SUCCESS creates one DEPENDENCY run of this one (docs/workflows.md).
+   * Only when set, so stored definitions without it keep their digest.
+   */
+  after?: DependencyDefinition[];
+  /** `spec.inputs`: templates evaluated once per run from its context and frozen (docs/workflows.md). Only when set. */
+  inputs?: Record<string, string>;
+}
+
+export interface DependencyDefinition {
+  schedule: string;
+  status: 'SUCCESS';
 }
 
 /**

@@ -14,6 +14,7 @@ import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js'
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
 import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
+import { INPUT_VARIABLES, parseInputTemplate } from './input-templates.js';
 
 export interface LocatableDocument {
   file: string;
@@ -24,8 +25,11 @@ export interface LocatableDocument {
 
 export interface ScheduleRuleResult {
   diagnostics: Diagnostic[];
-  /** Set when the cron and time zone are usable, so the schedule can be compiled. */
-  cron?: CronExpression;
+  /**
+   * Set when the cron and time zone are usable, so the schedule can be compiled; null for a usable
+   * dependent without a cron (`spec.after`), which has no slots of its own.
+   */
+  cron?: CronExpression | null;
 }
 
 const FIVE_YEARS_DAYS = 5 * 366;
@@ -40,6 +44,17 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
     diagnostics.push({ severity: 'error', code: DiagnosticCodes.INVALID_TIMEZONE, message: `timezone must be an IANA zone (got ${JSON.stringify(spec.timezone)})`, hint: suggestTimezone(spec.timezone), ...at(['spec', 'timezone']) });
   }
 
+  diagnostics.push(...checkInputTemplates(doc, manifest));
+  if (spec.cron === undefined) {
+    // The schema leaves cron optional so a dependent can omit it; anything else must say when it runs.
+    if (!spec.after) {
+      diagnostics.push({ severity: 'error', code: DiagnosticCodes.MISSING_FIELD, message: 'spec.cron is required unless spec.after names an upstream schedule', hint: 'add cron: "0 6 * * *" (or spec.after: [{ schedule: NAME }])', ...at(['spec'], 'key') });
+      return { diagnostics };
+    }
+    diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
+    diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
+    return timezoneValid ? { diagnostics, cron: null } : { diagnostics };
+  }
   const parsed = parseCron(spec.cron);
   if (!parsed.ok) {
     const { error } = parsed;
@@ -123,6 +138,25 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
   diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
   const usable = timezoneValid && !diagnostics.some((d) => d.severity === 'error' && d.code === DiagnosticCodes.CRON_NEVER_FIRES);
   return usable ? { diagnostics, cron } : { diagnostics };
+}
+
+/** Each `spec.inputs` template parses (input-templates.ts), located at the offending character. */
+function checkInputTemplates(doc: LocatableDocument, manifest: ScheduleManifest): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, template] of Object.entries(manifest.spec.inputs ?? {})) {
+    const parsed = parseInputTemplate(template);
+    if (parsed.ok) continue;
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.INVALID_INPUT_TEMPLATE,
+      message: `input ${name}: ${parsed.error.message}`,
+      hint: `variables: ${INPUT_VARIABLES.join(', ')}; date arithmetic: {{businessDate - 7d}}, {{businessDate + 1w}}`,
+      file: doc.file,
+      ...doc.locateInScalar(['spec', 'inputs', name], parsed.error.offset),
+      path: `spec.inputs.${name}`,
+    });
+  }
+  return diagnostics;
 }
 
 function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleManifest, policy: PolicyDefinition): Diagnostic[] {

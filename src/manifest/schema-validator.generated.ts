@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,7 +338,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
 const schema45 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
 const schema51 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
 const schema54 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
@@ -1204,6 +1204,116 @@ return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema56 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.schedule === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema56.required,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "schedule") || (key0 === "status"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.schedule !== undefined){
+let data0 = data.schedule;
+if(typeof data0 === "string"){
+if(func1(data0) > 63){
+const err2 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err3 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.status.type,parentSchema:schema56.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data1 === "SUCCESS")){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.status.enum,parentSchema:schema56.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const pattern19 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1216,8 +1326,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cron === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'",schema:schema39.required,parentSchema:schema39,data};
+if(data.timezone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1226,8 +1336,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.timezone === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
+if(data.job === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1236,8 +1346,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.job === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
+for(const key0 in data){
+if(!(func4.call(schema39.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1246,9 +1357,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func4.call(schema39.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
+}
+if(data.cron !== undefined){
+let data0 = data.cron;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1258,11 +1372,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.cron !== undefined){
-let data0 = data.cron;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data0};
+else {
+const err4 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1272,8 +1383,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data0};
+if(data.timezone !== undefined){
+let data1 = data.timezone;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err5 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1283,11 +1397,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.timezone !== undefined){
-let data1 = data.timezone;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data1};
+else {
+const err6 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1297,8 +1408,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data1};
+if(data.enabled !== undefined){
+let data2 = data.enabled;
+if(typeof data2 !== "boolean"){
+const err7 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1308,10 +1421,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.enabled !== undefined){
-let data2 = data.enabled;
-if(typeof data2 !== "boolean"){
-const err8 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data2};
+if(data.dayMatch !== undefined){
+let data3 = data.dayMatch;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1320,26 +1433,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.dayMatch !== undefined){
-let data3 = data.dayMatch;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data3};
+if(!((data3 === "any") || (data3 === "all"))){
+const err9 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-if(!((data3 === "any") || (data3 === "all"))){
-const err10 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
@@ -1354,7 +1454,18 @@ if(data.timeout !== undefined){
 let data5 = data.timeout;
 if(typeof data5 === "string"){
 if(!pattern11.test(data5)){
-const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data5};
+const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1364,8 +1475,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data5};
+if(data.overlap !== undefined){
+let data6 = data.overlap;
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1374,11 +1487,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.overlap !== undefined){
-let data6 = data.overlap;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data6};
+if(!(((data6 === "ALLOW") || (data6 === "SKIP_NEW")) || (data6 === "QUEUE_NEW"))){
+const err13 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1387,8 +1497,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(((data6 === "ALLOW") || (data6 === "SKIP_NEW")) || (data6 === "QUEUE_NEW"))){
-const err14 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data6};
+}
+if(data.misfire !== undefined){
+let data7 = data.misfire;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1397,11 +1510,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.misfire !== undefined){
-let data7 = data.misfire;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data7};
+if(!((((data7 === "SKIP") || (data7 === "RUN_ONCE")) || (data7 === "CATCH_UP_ALL")) || (data7 === "MANUAL"))){
+const err15 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1410,8 +1520,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!((((data7 === "SKIP") || (data7 === "RUN_ONCE")) || (data7 === "CATCH_UP_ALL")) || (data7 === "MANUAL"))){
-const err16 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data7};
+}
+if(data.maxCatchUp !== undefined){
+let data8 = data.maxCatchUp;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err16 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1420,27 +1533,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.maxCatchUp !== undefined){
-let data8 = data.maxCatchUp;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err17 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data8};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 1 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
 }
 errors++;
 }
@@ -1450,7 +1550,18 @@ if(data.gracePeriod !== undefined){
 let data9 = data.gracePeriod;
 if(typeof data9 === "string"){
 if(!pattern11.test(data9)){
-const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data9};
+const err18 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1460,8 +1571,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data9};
+if(data.freshness !== undefined){
+let data10 = data.freshness;
+if(typeof data10 === "string"){
+if(!pattern11.test(data10)){
+const err20 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1471,27 +1585,13 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.freshness !== undefined){
-let data10 = data.freshness;
-if(typeof data10 === "string"){
-if(!pattern11.test(data10)){
-const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data10};
+else {
+const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data10};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -1505,7 +1605,17 @@ errors = vErrors.length;
 if(data.onStall !== undefined){
 let data12 = data.onStall;
 if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data12};
+const err22 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data12};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(((data12 === "retry") || (data12 === "fail")) || (data12 === "manual"))){
+const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1514,8 +1624,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(((data12 === "retry") || (data12 === "fail")) || (data12 === "manual"))){
-const err24 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data12};
+}
+if(data.priority !== undefined){
+let data13 = data.priority;
+if(typeof data13 !== "string"){
+const err24 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1524,11 +1637,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.priority !== undefined){
-let data13 = data.priority;
-if(typeof data13 !== "string"){
-const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data13};
+if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
+const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1537,8 +1647,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
-const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data13};
+}
+if(data.criticality !== undefined){
+let data14 = data.criticality;
+if(typeof data14 !== "string"){
+const err26 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1547,11 +1660,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.criticality !== undefined){
-let data14 = data.criticality;
-if(typeof data14 !== "string"){
-const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data14};
+if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "MEDIUM")) || (data14 === "LOW"))){
+const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1560,8 +1670,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "MEDIUM")) || (data14 === "LOW"))){
-const err28 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data14};
+}
+if(data.queue !== undefined){
+let data15 = data.queue;
+if(typeof data15 === "string"){
+if(func1(data15) > 63){
+const err28 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1570,12 +1684,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.queue !== undefined){
-let data15 = data.queue;
-if(typeof data15 === "string"){
-if(func1(data15) > 63){
-const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data15};
+if(!pattern4.test(data15)){
+const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1584,8 +1694,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern4.test(data15)){
-const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data15};
+}
+else {
+const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1595,8 +1706,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+if(data.jitter !== undefined){
+let data16 = data.jitter;
+if(typeof data16 === "string"){
+if(!pattern11.test(data16)){
+const err31 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1606,11 +1720,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.jitter !== undefined){
-let data16 = data.jitter;
-if(typeof data16 === "string"){
-if(!pattern11.test(data16)){
-const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data16};
+else {
+const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1620,8 +1731,12 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data16};
+if(data.dst !== undefined){
+let data17 = data.dst;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key1 in data17){
+if(!((key1 === "gap") || (key1 === "fold"))){
+const err33 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1631,12 +1746,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.dst !== undefined){
-let data17 = data.dst;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key1 in data17){
-if(!((key1 === "gap") || (key1 === "fold"))){
-const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data17};
+if(data17.gap !== undefined){
+let data18 = data17.gap;
+if(typeof data18 !== "string"){
+const err34 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1645,11 +1758,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data17.gap !== undefined){
-let data18 = data17.gap;
-if(typeof data18 !== "string"){
-const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data18};
+if(!((data18 === "shift") || (data18 === "skip"))){
+const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1658,8 +1768,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!((data18 === "shift") || (data18 === "skip"))){
-const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data18};
+}
+if(data17.fold !== undefined){
+let data19 = data17.fold;
+if(typeof data19 !== "string"){
+const err36 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1668,11 +1781,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data17.fold !== undefined){
-let data19 = data17.fold;
-if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data19};
+if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
+const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1681,8 +1791,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
-const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data19};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1692,9 +1804,12 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data17};
+if(data.businessDate !== undefined){
+let data20 = data.businessDate;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key2 in data20){
+if(!(key2 === "offsetDays")){
+const err39 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data20};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1704,12 +1819,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.businessDate !== undefined){
-let data20 = data.businessDate;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
-if(!(key2 === "offsetDays")){
-const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data20};
+if(data20.offsetDays !== undefined){
+let data21 = data20.offsetDays;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err40 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1719,10 +1832,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data20.offsetDays !== undefined){
-let data21 = data20.offsetDays;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data21};
+}
+else {
+const err41 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1732,9 +1844,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data20};
+if(data.approval !== undefined){
+let data22 = data.approval;
+if(typeof data22 !== "string"){
+const err42 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data22};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1743,11 +1856,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data.approval !== undefined){
-let data22 = data.approval;
-if(typeof data22 !== "string"){
-const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data22};
+if(!((data22 === "none") || (data22 === "required"))){
+const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1756,8 +1866,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!((data22 === "none") || (data22 === "required"))){
-const err44 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data22};
+}
+if(data.payload !== undefined){
+let data23 = data.payload;
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
+const err44 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1767,10 +1880,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.payload !== undefined){
-let data23 = data.payload;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err45 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data23};
+if(data.after !== undefined){
+let data24 = data.after;
+if(Array.isArray(data24)){
+if(data24.length > 1){
+const err45 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1779,15 +1893,119 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(data24.length < 1){
+const err46 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data24};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
+}
+errors++;
+}
+const len0 = data24.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate36(data24[i0], {instancePath:instancePath+"/after/" + i0,parentData:data24,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data24};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined){
+let data26 = data.inputs;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(Object.keys(data26).length > 32){
+const err48 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data26};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+for(const key3 in data26){
+const _errs63 = errors;
+if(typeof key3 === "string"){
+if(!pattern19.test(key3)){
+const err49 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key3,propertyName:key3};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+var valid13 = _errs63 === errors;
+if(!valid13){
+const err50 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data26};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+for(const key4 in data26){
+let data27 = data26[key4];
+if(typeof data27 === "string"){
+if(func1(data27) > 256){
+const err51 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data27};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data27};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data26};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }
@@ -1934,13 +2152,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema58 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema58 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema60 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1949,7 +2167,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.required,parentSchema:schema58,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema60.required,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1960,7 +2178,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2008,7 +2226,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.description.type,parentSchema:schema58.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.description.type,parentSchema:schema60.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2021,7 +2239,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.owner.type,parentSchema:schema58.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.owner.type,parentSchema:schema60.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2061,7 +2279,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2070,20 +2288,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema65 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema67 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern23 = new RegExp("^https?://", "u");
+const schema63 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema67 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema69 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern25 = new RegExp("^https?://", "u");
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2092,7 +2310,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2102,7 +2320,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2112,7 +2330,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2123,7 +2341,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2171,7 +2389,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2181,7 +2399,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema67.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.type.enum,parentSchema:schema67.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema69.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.type.enum,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2197,8 +2415,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern23.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+if(!pattern25.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2208,7 +2426,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2219,7 +2437,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.url.anyOf[0].type,parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.url.anyOf[0].type,parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2293,7 +2511,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema67.properties.url.anyOf,parentSchema:schema67.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema69.properties.url.anyOf,parentSchema:schema69.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2316,7 +2534,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2325,16 +2543,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2344,7 +2562,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2382,7 +2600,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.maxRunsPerDay.type,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.maxRunsPerDay.type,parentSchema:schema63.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2393,7 +2611,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2409,7 +2627,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2423,7 +2641,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema63.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2434,7 +2652,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema61.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema63.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema63.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2447,7 +2665,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema63.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2458,7 +2676,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2471,7 +2689,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.risk.type,parentSchema:schema61.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.risk.type,parentSchema:schema63.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2545,7 +2763,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema61.properties.queues.propertyNames,parentSchema:schema61.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema63.properties.queues.propertyNames,parentSchema:schema63.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2559,7 +2777,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema65.required,parentSchema:schema65,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema67.required,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2570,7 +2788,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2583,7 +2801,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.concurrency.type,parentSchema:schema65.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.concurrency.type,parentSchema:schema67.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2594,7 +2812,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema67.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2607,7 +2825,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2619,7 +2837,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.queues.type,parentSchema:schema61.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.queues.type,parentSchema:schema63.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2634,7 +2852,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2647,7 +2865,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.backfill.properties.concurrency.type,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.backfill.properties.concurrency.type,parentSchema:schema63.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2658,7 +2876,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2694,7 +2912,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.backfill.type,parentSchema:schema61.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.backfill.type,parentSchema:schema63.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2708,7 +2926,7 @@ if(data.alerts !== undefined){
 let data12 = data.alerts;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema61.properties.alerts.required,parentSchema:schema61.properties.alerts,data:data12};
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema63.properties.alerts.required,parentSchema:schema63.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2719,7 +2937,7 @@ errors++;
 }
 for(const key6 in data12){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.alerts,data:data12};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2734,14 +2952,14 @@ let data13 = data12.targets;
 if(Array.isArray(data13)){
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate43(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.alerts.properties.targets.type,parentSchema:schema61.properties.alerts.properties.targets,data:data13};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.alerts.properties.targets.type,parentSchema:schema63.properties.alerts.properties.targets,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2753,7 +2971,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.alerts.type,parentSchema:schema61.properties.alerts,data:data12};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.alerts.type,parentSchema:schema63.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2765,7 +2983,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2774,16 +2992,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2792,7 +3010,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2802,7 +3020,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2812,7 +3030,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2822,7 +3040,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2833,7 +3051,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2869,7 +3087,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.kind.type,parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2879,7 +3097,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema56.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2890,20 +3108,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate38(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate40(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate40(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate42(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2912,10 +3130,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2940,8 +3158,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

@@ -47,6 +47,7 @@ function exportJob(job: JobDefinition): Fields {
 }
 
 function minIntervalMsOf(definition: Definition): number {
+  if (definition.cron === null) return 86_400_000;
   const parsed = parseCron(definition.cron);
   if (!parsed.ok) throw new Error(`stored definition ${definition.name} has an invalid cron: ${parsed.error.message}`);
   return (minIntervalSeconds(parsed.cron, definition.dayMatch ?? undefined) ?? 86_400) * 1000;
