@@ -20,7 +20,8 @@ export const UNFINISHED_STATUSES: readonly RunStatus[] = ['PENDING', 'QUEUED', '
  */
 export const ACTIVE_RUNS_TABLE_STATUSES: readonly RunStatus[] = [...UNFINISHED_STATUSES, 'MANUAL_REQUIRED'];
 
-export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL'] as const;
+/** DEPENDENCY: created by an upstream's SUCCESS (`spec.after`), never by a slot of its own. */
+export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL', 'DEPENDENCY'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /**

@@ -36,8 +36,20 @@ export interface ExecutionSettings {
   missingSecrets?: 'fail' | 'skip';
 }
 
-export function runContextOf(run: ClaimedRun, definition: Definition): RunContext {
+/**
+ * What a run was given beyond its row (run-context-freezer.ts): its frozen inputs and upstream
+ * run, or why its inputs could not be evaluated (the attempt then fails without running).
+ */
+export interface FrozenContext {
+  inputs?: Record<string, string>;
+  upstreamRunId?: number;
+  error?: string;
+}
+
+export function runContextOf(run: ClaimedRun, definition: Definition, frozen?: FrozenContext): RunContext {
   return {
+    ...(frozen?.inputs ? { inputs: frozen.inputs } : {}),
+    ...(frozen?.upstreamRunId !== undefined ? { upstreamRunId: frozen.upstreamRunId } : {}),
     runId: run.id,
     schedule: run.scheduleName,
     scheduledFor: run.scheduledFor.toISOString(),
@@ -54,10 +66,11 @@ export function runContextOf(run: ClaimedRun, definition: Definition): RunContex
  * The abort signal is handed over on first read: Node builds an AbortSignal (an EventTarget) only
  * then, at ~7 µs each, and an in-process `execute` of an embedding application may never read it.
  */
-export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, controller: AbortController, settings: ExecutionSettings): Promise<ExecutionOutcome> {
+export async function executeClaimedRun(run: ClaimedRun, definition: Definition | undefined, controller: AbortController, settings: ExecutionSettings, frozen?: FrozenContext): Promise<ExecutionOutcome> {
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
+  if (frozen?.error !== undefined) return failedOutcome(frozen.error, 0);
   if (settings.missingSecrets === 'skip') {
     const missing = listMissingSecrets(definition.job, settings.env);
     if (missing.length > 0) return { ...failedOutcome(describeMissingSecrets(missing), 0), skipReason: 'MISSING_SECRET' };
@@ -73,7 +86,7 @@ export async function executeClaimedRun(run: ClaimedRun, definition: Definition 
     clock: settings.clock,
     ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
   };
-  const context = runContextOf(run, definition);
+  const context = runContextOf(run, definition, frozen);
   if (!settings.execute) return executeJob(definition.job, context, options);
   return executeRedacted(settings.execute, definition, context, options);
 }

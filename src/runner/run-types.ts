@@ -31,6 +31,10 @@ export interface RunContext {
   attempt: number;
   trigger: TriggerType;
   payload: Record<string, unknown>;
+  /** `spec.inputs` as frozen for this run (run_contexts); absent when the definition has none. */
+  inputs?: Record<string, string>;
+  /** The upstream run whose SUCCESS created this DEPENDENCY run. */
+  upstreamRunId?: number;
 }
 
 export interface ExecutionOutcome {

@@ -41,6 +41,9 @@ export function renderRunDetail(run: RunDetail): string[] {
     field('finished', run.finishedAt ? `${run.finishedAt} (${formatElapsed(run.durationMs)} after the start)` : '-'),
     ...(run.leaseOwner ? [field('lease', `${makeVisible(run.leaseOwner)} until ${run.leaseExpiresAt ?? '-'}`)] : []),
     field('key', makeVisible(run.idempotencyKey)),
+    ...(run.upstreamRunId !== null ? [field('after', `run ${run.upstreamRunId} (its SUCCESS created this run)`)] : []),
+    ...run.downstreamRuns.map((d) => field('created', `run ${d.runId} of ${makeVisible(d.schedule)} (${d.status})`)),
+    ...Object.entries(run.inputs ?? {}).map(([name, value]) => field('input', `${makeVisible(name)} = ${makeVisible(value)}`)),
   ];
   for (const attempt of run.attemptDetails) lines.push('', ...renderAttempt(attempt));
   if (run.events.length > 0) {

@@ -4,7 +4,7 @@ import type { ExecutorSettings } from './execute-options.js';
 import { failedOutcome, stoppedError, stoppedStatus, type StopReason } from './job-outcome.js';
 import { startTimer } from './long-timer.js';
 import { OutputTail } from './output-tail.js';
-import { placeholderValues, substitutePlaceholders, type PlaceholderName, type Prepared } from './placeholders.js';
+import { placeholderValues, substitutePlaceholders, type PlaceholderValues, type Prepared } from './placeholders.js';
 import { resolveValues } from './resolve-values.js';
 
 interface PreparedRequest {
@@ -105,7 +105,7 @@ function prepareRequest(job: HttpJobDefinition, context: RunContext, settings: E
  * A string body is sent as written; any other value as JSON. Placeholders are substituted in a
  * string body and in the string values (not keys) of a JSON body, raw: JSON.stringify escapes them.
  */
-function prepareBody(body: unknown, placeholders: Record<PlaceholderName, string | null>): Prepared<string | undefined> {
+function prepareBody(body: unknown, placeholders: PlaceholderValues): Prepared<string | undefined> {
   if (body === undefined || body === null) return { ok: true, value: undefined };
   if (typeof body === 'string') return substitutePlaceholders(body, placeholders, 'body');
   let error: string | null = null;

@@ -36,6 +36,8 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
     CRONFORM_PAYLOAD: JSON.stringify(context.payload),
   };
   if (context.businessDate !== null) env.CRONFORM_BUSINESS_DATE = context.businessDate;
+  if (context.inputs !== undefined) env.CRONFORM_INPUTS = JSON.stringify(context.inputs);
+  if (context.upstreamRunId !== undefined) env.CRONFORM_UPSTREAM_RUN_ID = String(context.upstreamRunId);
   return env;
 }
 

@@ -1,8 +1,12 @@
 import type { RunContext } from '../run-types.js';
 
-/** The `{{…}}` placeholders a job definition may use; anything else fails the attempt. */
-export const PLACEHOLDER_NAMES = ['businessDate', 'scheduledFor', 'runId', 'attempt', 'idempotencyKey', 'schedule', 'trigger'] as const;
+/**
+ * The `{{…}}` placeholders a job definition may use, plus `{{inputs.NAME}}` for each frozen input
+ * of the run (`spec.inputs`); anything else fails the attempt. upstreamRunId is set for DEPENDENCY runs only.
+ */
+export const PLACEHOLDER_NAMES = ['businessDate', 'scheduledFor', 'runId', 'attempt', 'idempotencyKey', 'schedule', 'trigger', 'upstreamRunId'] as const;
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
+export type PlaceholderValues = Record<PlaceholderName, string | null> & { readonly [input: `inputs.${string}`]: string };
 
 export type Prepared<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -12,8 +16,10 @@ function isPlaceholderName(name: string): name is PlaceholderName {
   return (PLACEHOLDER_NAMES as readonly string[]).includes(name);
 }
 
-export function placeholderValues(context: RunContext): Record<PlaceholderName, string | null> {
+export function placeholderValues(context: RunContext): PlaceholderValues {
+  const inputs = Object.fromEntries(Object.entries(context.inputs ?? {}).map(([name, value]) => [`inputs.${name}`, value]));
   return {
+    ...inputs,
     businessDate: context.businessDate,
     scheduledFor: context.scheduledFor,
     runId: String(context.runId),
@@ -21,6 +27,7 @@ export function placeholderValues(context: RunContext): Record<PlaceholderName, 
     idempotencyKey: context.idempotencyKey,
     schedule: context.schedule,
     trigger: context.trigger,
+    upstreamRunId: context.upstreamRunId === undefined ? null : String(context.upstreamRunId),
   };
 }
 
@@ -31,18 +38,19 @@ export function placeholderValues(context: RunContext): Record<PlaceholderName, 
  */
 export function substitutePlaceholders(
   text: string,
-  values: Record<PlaceholderName, string | null>,
+  values: PlaceholderValues,
   where: string,
   encode: (value: string) => string = (value) => value,
 ): Prepared<string> {
   let error: string | null = null;
   const value = text.replace(PLACEHOLDER, (whole, name: string) => {
     if (error !== null) return whole;
-    if (!isPlaceholderName(name)) {
-      error = `unknown placeholder {{${name}}} in ${where} (known: ${PLACEHOLDER_NAMES.join(', ')})`;
+    const isInput = name.startsWith('inputs.') && Object.hasOwn(values, name);
+    if (!isPlaceholderName(name) && !isInput) {
+      error = `unknown placeholder {{${name}}} in ${where} (known: ${[...PLACEHOLDER_NAMES, ...Object.keys(values).filter((key) => key.startsWith('inputs.'))].join(', ')})`;
       return whole;
     }
-    const replacement = values[name];
+    const replacement = values[name as PlaceholderName];
     if (replacement === null) {
       error = `placeholder {{${name}}} in ${where} has no value for this run`;
       return whole;

@@ -1,6 +1,6 @@
 import type { EnvValue } from '../../compile/definition.js';
 import { describeMissingSecrets } from './missing-secrets.js';
-import { substitutePlaceholders, type PlaceholderName, type Prepared } from './placeholders.js';
+import { substitutePlaceholders, type PlaceholderValues, type Prepared } from './placeholders.js';
 
 /**
  * Resolves a record of literal-or-`fromEnv` values (job env, http headers). Literals get placeholder
@@ -10,7 +10,7 @@ import { substitutePlaceholders, type PlaceholderName, type Prepared } from './p
 export function resolveValues(
   values: Record<string, EnvValue>,
   field: string,
-  placeholders: Record<PlaceholderName, string | null>,
+  placeholders: PlaceholderValues,
   runnerEnv: NodeJS.ProcessEnv,
 ): Prepared<Record<string, string>> {
   const resolved: Record<string, string> = {};
