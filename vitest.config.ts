@@ -31,6 +31,8 @@ const db = [
   'test/runner/alerts/alert-rules.test.ts',
   'test/runner/attempt-times.test.ts',
   'test/runner/concurrency-postgres.test.ts',
+  'test/runner/dependencies-postgres.test.ts',
+  'test/runner/inputs-frozen.test.ts',
   'test/runner/definition-cache.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
