@@ -46,11 +46,7 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
 
   diagnostics.push(...checkInputTemplates(doc, manifest));
   if (spec.cron === undefined) {
-    // The schema leaves cron optional so a dependent can omit it; anything else must say when it runs.
-    if (!spec.after) {
-      diagnostics.push({ severity: 'error', code: DiagnosticCodes.MISSING_FIELD, message: 'spec.cron is required unless spec.after names an upstream schedule', hint: 'add cron: "0 6 * * *" (or spec.after: [{ schedule: NAME }])', ...at(['spec'], 'key') });
-      return { diagnostics };
-    }
+    // The schema requires cron unless spec.after is set (its if/then), so this is a dependent.
     diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
     diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
     return timezoneValid ? { diagnostics, cron: null } : { diagnostics };

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,7 +338,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
 const schema45 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
 const schema51 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
 const schema54 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
@@ -1325,9 +1325,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.timezone === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
+if(data.after !== undefined){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1336,8 +1339,22 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.job === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cron === undefined){
+const err1 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'",schema:schema39.then.required,parentSchema:schema39.then,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1346,9 +1363,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func4.call(schema39.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
+}
+var _valid0 = _errs3 === errors;
+valid0 = _valid0;
+if(valid0){
+var props0 = {};
+props0.cron = true;
+props0.after = true;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.if,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1357,12 +1382,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.cron !== undefined){
-let data0 = data.cron;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data0};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.timezone === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1371,9 +1393,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data0};
+if(data.job === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1382,12 +1403,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.timezone !== undefined){
-let data1 = data.timezone;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data1};
+for(const key0 in data){
+if(!(func4.call(schema39.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1397,8 +1415,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data1};
+if(data.cron !== undefined){
+let data1 = data.cron;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err6 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1408,10 +1429,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.enabled !== undefined){
-let data2 = data.enabled;
-if(typeof data2 !== "boolean"){
-const err7 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data2};
+else {
+const err7 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1421,10 +1440,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.dayMatch !== undefined){
-let data3 = data.dayMatch;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data3};
+if(data.timezone !== undefined){
+let data2 = data.timezone;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err8 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1433,13 +1453,50 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!((data3 === "any") || (data3 === "all"))){
-const err9 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data3};
+}
+else {
+const err9 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.enabled !== undefined){
+let data3 = data.enabled;
+if(typeof data3 !== "boolean"){
+const err10 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.dayMatch !== undefined){
+let data4 = data.dayMatch;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((data4 === "any") || (data4 === "all"))){
+const err12 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -1451,44 +1508,10 @@ errors = vErrors.length;
 }
 }
 if(data.timeout !== undefined){
-let data5 = data.timeout;
-if(typeof data5 === "string"){
-if(!pattern11.test(data5)){
-const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data5};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.overlap !== undefined){
-let data6 = data.overlap;
-if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(!(((data6 === "ALLOW") || (data6 === "SKIP_NEW")) || (data6 === "QUEUE_NEW"))){
-const err13 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data6};
+let data6 = data.timeout;
+if(typeof data6 === "string"){
+if(!pattern11.test(data6)){
+const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1498,10 +1521,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.misfire !== undefined){
-let data7 = data.misfire;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data7};
+else {
+const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1510,8 +1531,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!((((data7 === "SKIP") || (data7 === "RUN_ONCE")) || (data7 === "CATCH_UP_ALL")) || (data7 === "MANUAL"))){
-const err15 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data7};
+}
+if(data.overlap !== undefined){
+let data7 = data.overlap;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1520,11 +1544,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.maxCatchUp !== undefined){
-let data8 = data.maxCatchUp;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data8};
+if(!(((data7 === "ALLOW") || (data7 === "SKIP_NEW")) || (data7 === "QUEUE_NEW"))){
+const err16 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1533,9 +1554,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data8};
+}
+if(data.misfire !== undefined){
+let data8 = data.misfire;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1544,13 +1567,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data.gracePeriod !== undefined){
-let data9 = data.gracePeriod;
-if(typeof data9 === "string"){
-if(!pattern11.test(data9)){
-const err18 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data9};
+if(!((((data8 === "SKIP") || (data8 === "RUN_ONCE")) || (data8 === "CATCH_UP_ALL")) || (data8 === "MANUAL"))){
+const err18 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1560,8 +1578,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data9};
+if(data.maxCatchUp !== undefined){
+let data9 = data.maxCatchUp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err19 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1570,12 +1590,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.freshness !== undefined){
-let data10 = data.freshness;
-if(typeof data10 === "string"){
-if(!pattern11.test(data10)){
-const err20 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data10};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err20 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1585,13 +1602,53 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data10};
+}
+if(data.gracePeriod !== undefined){
+let data10 = data.gracePeriod;
+if(typeof data10 === "string"){
+if(!pattern11.test(data10)){
+const err21 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data10};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.freshness !== undefined){
+let data11 = data.freshness;
+if(typeof data11 === "string"){
+if(!pattern11.test(data11)){
+const err23 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -1603,42 +1660,9 @@ errors = vErrors.length;
 }
 }
 if(data.onStall !== undefined){
-let data12 = data.onStall;
-if(typeof data12 !== "string"){
-const err22 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data12};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!(((data12 === "retry") || (data12 === "fail")) || (data12 === "manual"))){
-const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data12};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.priority !== undefined){
-let data13 = data.priority;
+let data13 = data.onStall;
 if(typeof data13 !== "string"){
-const err24 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data13};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
-const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data13};
+const err25 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1647,11 +1671,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.criticality !== undefined){
-let data14 = data.criticality;
-if(typeof data14 !== "string"){
-const err26 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data14};
+if(!(((data13 === "retry") || (data13 === "fail")) || (data13 === "manual"))){
+const err26 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1660,8 +1681,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "MEDIUM")) || (data14 === "LOW"))){
-const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data14};
+}
+if(data.priority !== undefined){
+let data14 = data.priority;
+if(typeof data14 !== "string"){
+const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1670,12 +1694,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.queue !== undefined){
-let data15 = data.queue;
-if(typeof data15 === "string"){
-if(func1(data15) > 63){
-const err28 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data15};
+if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "NORMAL")) || (data14 === "LOW"))){
+const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1684,8 +1704,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!pattern4.test(data15)){
-const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data15};
+}
+if(data.criticality !== undefined){
+let data15 = data.criticality;
+if(typeof data15 !== "string"){
+const err29 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1694,9 +1717,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "MEDIUM")) || (data15 === "LOW"))){
+const err30 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1706,11 +1728,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.jitter !== undefined){
-let data16 = data.jitter;
+if(data.queue !== undefined){
+let data16 = data.queue;
 if(typeof data16 === "string"){
-if(!pattern11.test(data16)){
-const err31 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data16};
+if(func1(data16) > 63){
+const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1719,9 +1741,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data16};
+if(!pattern4.test(data16)){
+const err32 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1731,12 +1752,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.dst !== undefined){
-let data17 = data.dst;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key1 in data17){
-if(!((key1 === "gap") || (key1 === "fold"))){
-const err33 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data17};
+else {
+const err33 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1746,10 +1763,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data17.gap !== undefined){
-let data18 = data17.gap;
-if(typeof data18 !== "string"){
-const err34 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data18};
+if(data.jitter !== undefined){
+let data17 = data.jitter;
+if(typeof data17 === "string"){
+if(!pattern11.test(data17)){
+const err34 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1758,8 +1776,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!((data18 === "shift") || (data18 === "skip"))){
-const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data18};
+}
+else {
+const err35 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1769,10 +1788,12 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data17.fold !== undefined){
-let data19 = data17.fold;
-if(typeof data19 !== "string"){
-const err36 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data19};
+if(data.dst !== undefined){
+let data18 = data.dst;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key1 in data18){
+if(!((key1 === "gap") || (key1 === "fold"))){
+const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1781,8 +1802,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
-const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data19};
+}
+if(data18.gap !== undefined){
+let data19 = data18.gap;
+if(typeof data19 !== "string"){
+const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1791,10 +1815,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data17};
+if(!((data19 === "shift") || (data19 === "skip"))){
+const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1804,12 +1826,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.businessDate !== undefined){
-let data20 = data.businessDate;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
-if(!(key2 === "offsetDays")){
-const err39 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data20};
+if(data18.fold !== undefined){
+let data20 = data18.fold;
+if(typeof data20 !== "string"){
+const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1818,11 +1838,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data20.offsetDays !== undefined){
-let data21 = data20.offsetDays;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err40 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data21};
+if(!(((data20 === "first") || (data20 === "second")) || (data20 === "both"))){
+const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1834,7 +1851,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data20};
+const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1844,10 +1861,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data22 = data.approval;
-if(typeof data22 !== "string"){
-const err42 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data22};
+if(data.businessDate !== undefined){
+let data21 = data.businessDate;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key2 in data21){
+if(!(key2 === "offsetDays")){
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1856,8 +1875,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(!((data22 === "none") || (data22 === "required"))){
-const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data22};
+}
+if(data21.offsetDays !== undefined){
+let data22 = data21.offsetDays;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1867,10 +1889,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.payload !== undefined){
-let data23 = data.payload;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err44 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data23};
+}
+else {
+const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1880,11 +1901,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.after !== undefined){
-let data24 = data.after;
-if(Array.isArray(data24)){
-if(data24.length > 1){
-const err45 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data24};
+if(data.approval !== undefined){
+let data23 = data.approval;
+if(typeof data23 !== "string"){
+const err45 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1893,8 +1913,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data24.length < 1){
-const err46 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data24};
+if(!((data23 === "none") || (data23 === "required"))){
+const err46 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1903,16 +1923,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-const len0 = data24.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate36(data24[i0], {instancePath:instancePath+"/after/" + i0,parentData:data24,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data24};
+if(data.payload !== undefined){
+let data24 = data.payload;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err47 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1922,11 +1937,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.inputs !== undefined){
-let data26 = data.inputs;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(Object.keys(data26).length > 32){
-const err48 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data26};
+if(data.after !== undefined){
+let data25 = data.after;
+if(Array.isArray(data25)){
+if(data25.length > 1){
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1935,11 +1950,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-for(const key3 in data26){
-const _errs63 = errors;
-if(typeof key3 === "string"){
-if(!pattern19.test(key3)){
-const err49 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key3,propertyName:key3};
+if(data25.length < 1){
+const err49 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data25};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1948,10 +1960,16 @@ vErrors.push(err49);
 }
 errors++;
 }
+const len0 = data25.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate36(data25[i0], {instancePath:instancePath+"/after/" + i0,parentData:data25,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
 }
-var valid13 = _errs63 === errors;
-if(!valid13){
-const err50 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data26};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1961,11 +1979,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-for(const key4 in data26){
-let data27 = data26[key4];
-if(typeof data27 === "string"){
-if(func1(data27) > 256){
-const err51 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data27};
+if(data.inputs !== undefined){
+let data27 = data.inputs;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(Object.keys(data27).length > 32){
+const err51 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data27};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1974,9 +1992,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data27};
+for(const key3 in data27){
+const _errs66 = errors;
+if(typeof key3 === "string"){
+if(!pattern19.test(key3)){
+const err52 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1986,9 +2006,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data26};
+var valid15 = _errs66 === errors;
+if(!valid15){
+const err53 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data27};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1998,14 +2018,51 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+for(const key4 in data27){
+let data28 = data27[key4];
+if(typeof data28 === "string"){
+if(func1(data28) > 256){
+const err54 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data28};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data28};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data27};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
 }
 errors++;
 }

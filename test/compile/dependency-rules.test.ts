@@ -54,8 +54,8 @@ describe('spec.after validation', () => {
     });
     expect(lines).toMatchInlineSnapshot(`
       [
-        "nothing.yaml:4:1 error CF014 spec.cron is required unless spec.after names an upstream schedule
-        hint: add cron: "0 6 * * *" (or spec.after: [{ schedule: NAME }])",
+        "nothing.yaml:4:1 error CF014 missing required field "spec.cron"
+        hint: give the schedule a cron, or spec.after: [{ schedule: NAME }] to run after another schedule succeeds",
       ]
     `);
     const down = result.schedules.find((s) => s.definition.name === 'down')!;
