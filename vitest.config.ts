@@ -33,6 +33,7 @@ const db = [
   'test/runner/concurrency-postgres.test.ts',
   'test/runner/dependencies-postgres.test.ts',
   'test/runner/inputs-frozen.test.ts',
+  'test/runner/deadline-slots.test.ts',
   'test/runner/definition-cache.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',

@@ -62,6 +62,20 @@ export async function findDependentsOfRuns(tx: Executor, runIds: number[]): Prom
   }));
 }
 
+/** Of `keys` (schedule, business date), those that have a DEPENDENCY run: deadlines already met. */
+export async function findDependencyRunDates(tx: Executor, keys: Array<{ scheduleId: number; businessDate: string }>): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const payload = JSON.stringify(keys.map((k) => ({ schedule_id: k.scheduleId, business_date: k.businessDate })));
+  const rows = await queryRows<{ schedule_id: string | number; business_date: string }>(
+    tx,
+    sql`select distinct r.schedule_id, r.business_date::text as business_date
+        from schedule_runs r join jsonb_to_recordset(${payload}::jsonb) as x(schedule_id bigint, business_date date)
+          on r.schedule_id = x.schedule_id and r.business_date = x.business_date
+        where r.trigger_type = 'DEPENDENCY'`,
+  );
+  return new Set(rows.map((row) => `${row.schedule_id}:${row.business_date}`));
+}
+
 /** The upstream run of DEPENDENCY runs just created; a row that exists already is left alone. */
 export async function recordUpstreamRuns(tx: Executor, links: Array<{ runId: number; upstreamRunId: number }>): Promise<void> {
   if (links.length === 0) return;

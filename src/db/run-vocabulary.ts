@@ -29,7 +29,14 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
  * is the worker's under `cronform dev` only: the job references a `fromEnv` variable that is not set
  * (a real runner fails such a run instead, see RunnerOptions.missingSecrets).
  */
-export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET';
+export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET' | DeadlineReason;
+
+/**
+ * A deadline slot of a dependent with a cron (`spec.after` + `cron`, docs/workflows.md): MISSED with
+ * UPSTREAM_NOT_READY when no upstream SUCCESS has created its run for the slot's business date yet
+ * (what the alert rules see), SKIPPED with UPSTREAM_SUCCEEDED when one has (the work is done).
+ */
+export type DeadlineReason = 'UPSTREAM_NOT_READY' | 'UPSTREAM_SUCCEEDED';
 
 /** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
 export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;
