@@ -23,6 +23,7 @@ import { compilePolicy } from './compile-policy.js';
 import { compileSchedule } from './compile-schedule.js';
 import type { CompiledSchedule, PolicyDefinition } from './definition.js';
 import { checkScheduleRules } from './schedule-rules.js';
+import { checkDependencies, type DependencyNode } from './dependency-rules.js';
 
 export interface CompileResult {
   schedules: CompiledSchedule[];
@@ -45,6 +46,9 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
   let scheduleDocuments = 0;
   let policy: PolicyDefinition | undefined;
   let waitingForPolicy: Array<{ doc: ParsedDocument; withSecrets: boolean }> = [];
+  // spec.after is checked across the repository once every document is known (dependency-rules.ts).
+  const knownSchedules = new Map<string, { enabled: boolean }>();
+  const dependents: DependencyNode[] = [];
 
   // A document with a literal secret is checked by the schedule rules like any other, but never
   // compiled: a definition is what plans, previews and the database hold, and a secret must reach none.
@@ -53,7 +57,7 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
     const result = checkScheduleRules(doc, manifest, policy, nowMs);
     ruleDiagnostics.push(...result.diagnostics);
     // A duplicate name is reported by the repository rules; only its first occurrence compiles.
-    if (!result.cron || hasErrors(result.diagnostics) || withSecrets || names.has(manifest.metadata.name)) return;
+    if (result.cron === undefined || hasErrors(result.diagnostics) || withSecrets || names.has(manifest.metadata.name)) return;
     names.add(manifest.metadata.name);
     // The locator without the document: a compiled schedule keeps it (locateField), not the value.
     schedules.push(compileSchedule(manifest, result.cron, { file: doc.file, locate: doc.locate }));
@@ -64,7 +68,13 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
     diagnostics.push(...parsed.diagnostics);
     for (const doc of parsed.documents) {
       const kind = kindOf(doc);
-      if (kind === 'Schedule') scheduleDocuments += 1;
+      if (kind === 'Schedule') {
+        scheduleDocuments += 1;
+        const value = doc.value as { metadata?: { name?: unknown }; spec?: { enabled?: unknown } };
+        if (typeof value.metadata?.name === 'string' && !knownSchedules.has(value.metadata.name)) {
+          knownSchedules.set(value.metadata.name, { enabled: value.spec?.enabled !== false });
+        }
+      }
       repository.add(doc);
       // Values that cannot be stored, or that would overflow the recursive steps below, stop here.
       const limitDiagnostics = checkValueLimits(doc);
@@ -85,6 +95,10 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
         waitingForPolicy = [];
       } else if (kind === 'Schedule') {
         const withSecrets = hasErrors(secretDiagnostics);
+        const { metadata, spec } = doc.value as ScheduleManifest;
+        if (spec.after) {
+          dependents.push({ name: metadata.name, enabled: spec.enabled ?? true, after: spec.after.map((entry) => entry.schedule), file: doc.file, locateEntry: (index) => doc.locate(['spec', 'after', index, 'schedule']) });
+        }
         if (policy) checkSchedule(doc, withSecrets, policy);
         else waitingForPolicy.push({ doc, withSecrets });
       }
@@ -92,5 +106,6 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
   }
   policy ??= compilePolicy(undefined, null);
   for (const waiting of waitingForPolicy) checkSchedule(waiting.doc, waiting.withSecrets, policy);
+  ruleDiagnostics.push(...checkDependencies(dependents, knownSchedules));
   return { schedules, policy, diagnostics: sortDiagnostics([...diagnostics, ...repository.diagnostics, ...ruleDiagnostics]), scheduleDocuments };
 }

@@ -67,7 +67,8 @@ export interface Definition {
   description: string | null;
   owner: string | null;
   labels: Record<string, string>;
-  cron: string;
+  /** Null for a dependent without its own slots (`spec.after` and no cron): it runs when its upstream succeeds. */
+  cron: string | null;
   timezone: string;
   enabled: boolean;
   dayMatch: 'any' | 'all' | null;
@@ -93,12 +94,24 @@ export interface Definition {
   allowedFailures?: AllowedFailures;
   /** `spec.safety` (SPEC §8a). Only when set, so stored definitions keep their digest. */
   safety?: { maxAffected: number };
+  /**
+   * `spec.after`: upstream schedules whose SUCCESS creates one DEPENDENCY run of this one (docs/workflows.md).
+   * Only when set, so stored definitions without it keep their digest.
+   */
+  after?: DependencyDefinition[];
+  /** `spec.inputs`: templates evaluated once per run from its context and frozen (docs/workflows.md). Only when set. */
+  inputs?: Record<string, string>;
 }
 
 /** Exactly one of the two: failed items allowed as a count, or as a percent (0–100) of the run's items. */
 export interface AllowedFailures {
   count?: number;
   percent?: number;
+}
+
+export interface DependencyDefinition {
+  schedule: string;
+  status: 'SUCCESS';
 }
 
 /**

@@ -16,6 +16,7 @@ import { formatDurationMs, parseDurationMs } from './duration.js';
 import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
 import { defaultTimeoutMs } from './compile-schedule.js';
 import { checkStepRules } from './step-rules.js';
+import { INPUT_VARIABLES, parseInputTemplate } from './input-templates.js';
 
 export interface LocatableDocument {
   file: string;
@@ -26,8 +27,11 @@ export interface LocatableDocument {
 
 export interface ScheduleRuleResult {
   diagnostics: Diagnostic[];
-  /** Set when the cron and time zone are usable, so the schedule can be compiled. */
-  cron?: CronExpression;
+  /**
+   * Set when the cron and time zone are usable, so the schedule can be compiled; null for a usable
+   * dependent without a cron (`spec.after`), which has no slots of its own.
+   */
+  cron?: CronExpression | null;
 }
 
 const FIVE_YEARS_DAYS = 5 * 366;
@@ -42,6 +46,13 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
     diagnostics.push({ severity: 'error', code: DiagnosticCodes.INVALID_TIMEZONE, message: `timezone must be an IANA zone (got ${JSON.stringify(spec.timezone)})`, hint: suggestTimezone(spec.timezone), ...at(['spec', 'timezone']) });
   }
 
+  diagnostics.push(...checkInputTemplates(doc, manifest));
+  if (spec.cron === undefined) {
+    // The schema requires cron unless spec.after is set (its if/then), so this is a dependent.
+    diagnostics.push(...checkPolicyContradictions(doc, manifest, policy));
+    diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
+    return timezoneValid ? { diagnostics, cron: null } : { diagnostics };
+  }
   const parsed = parseCron(spec.cron);
   if (!parsed.ok) {
     const { error } = parsed;
@@ -126,6 +137,25 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
   diagnostics.push(...checkRiskAcceptances(doc, manifest, policy, nowMs));
   const usable = timezoneValid && !diagnostics.some((d) => d.severity === 'error' && d.code === DiagnosticCodes.CRON_NEVER_FIRES);
   return usable ? { diagnostics, cron } : { diagnostics };
+}
+
+/** Each `spec.inputs` template parses (input-templates.ts), located at the offending character. */
+function checkInputTemplates(doc: LocatableDocument, manifest: ScheduleManifest): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, template] of Object.entries(manifest.spec.inputs ?? {})) {
+    const parsed = parseInputTemplate(template);
+    if (parsed.ok) continue;
+    diagnostics.push({
+      severity: 'error',
+      code: DiagnosticCodes.INVALID_INPUT_TEMPLATE,
+      message: `input ${name}: ${parsed.error.message}`,
+      hint: `variables: ${INPUT_VARIABLES.join(', ')}; date arithmetic: {{businessDate - 7d}}, {{businessDate + 1w}}`,
+      file: doc.file,
+      ...doc.locateInScalar(['spec', 'inputs', name], parsed.error.offset),
+      path: `spec.inputs.${name}`,
+    });
+  }
+  return diagnostics;
 }
 
 function checkPolicyContradictions(doc: LocatableDocument, manifest: ScheduleManifest, policy: PolicyDefinition): Diagnostic[] {

@@ -73,14 +73,16 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
         ) streak on true
         left join lateral (
           select ${ms(sql`r.scheduled_for`)} as slot_ms, r.scheduled_for from schedule_runs r
-          where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null order by r.scheduled_for desc limit 1
+          -- A deadline met by the upstream (docs/workflows.md) counts as started: its work ran as a DEPENDENCY run.
+          where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and (r.started_at is not null or r.status_reason = 'UPSTREAM_SUCCEEDED')
+          order by r.scheduled_for desc limit 1
         ) started on true
         left join lateral (
           -- Skipped by design (overlap with a run still going, a pause) or cancelled by a person: not missed.
           select ${ms(sql`r.scheduled_for`)} as slot_ms, r.id, r.status from schedule_runs r
           where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is null
             and r.scheduled_for > coalesce(started.scheduled_for, '-infinity'::timestamptz)
-            and r.status <> 'CANCELLED' and not (r.status = 'SKIPPED' and r.status_reason in ('OVERLAP', 'PAUSED'))
+            and r.status <> 'CANCELLED' and not (r.status = 'SKIPPED' and r.status_reason in ('OVERLAP', 'PAUSED', 'UPSTREAM_SUCCEEDED'))
           order by r.scheduled_for limit 1
         ) unstarted on true
         where s.status = 'ACTIVE' and coalesce((s.definition->>'enabled')::boolean, true)`,

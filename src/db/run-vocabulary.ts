@@ -28,8 +28,9 @@ export const ACTIVE_RUNS_TABLE_STATUSES: readonly RunStatus[] = [...UNFINISHED_S
  * DRY_RUN: `trigger --dry-run`, a manual run whose job gets CRONFORM_DRY_RUN=1 (SPEC §8a); a trigger
  * type of its own so that its idempotency key never collides with a real manual run of the same
  * second, and so that its success is never taken for the schedule's last success.
+ * DEPENDENCY: created by an upstream's SUCCESS (`spec.after`), never by a slot of its own.
  */
-export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL', 'DRY_RUN'] as const;
+export const TRIGGER_TYPES = ['SCHEDULED', 'MANUAL', 'BACKFILL', 'DRY_RUN', 'DEPENDENCY'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /**
@@ -43,7 +44,14 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
  */
 export type ManualReason = 'SAFETY_THRESHOLD';
 
-export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET';
+export type SkipReason = 'OVERLAP' | 'MISFIRE' | 'GRACE_EXCEEDED' | 'PAUSED' | 'CATCH_UP_CAP' | 'MISSING_SECRET' | DeadlineReason;
+
+/**
+ * A deadline slot of a dependent with a cron (`spec.after` + `cron`, docs/workflows.md): MISSED with
+ * UPSTREAM_NOT_READY when no upstream SUCCESS has created its run for the slot's business date yet
+ * (what the alert rules see), SKIPPED with UPSTREAM_SUCCEEDED when one has (the work is done).
+ */
+export type DeadlineReason = 'UPSTREAM_NOT_READY' | 'UPSTREAM_SUCCEEDED';
 
 /** CLAIMED: the run is held by a runner (its lease set) but its job has not started yet. */
 export const ATTEMPT_STATUSES = ['CLAIMED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'STALLED', 'CANCELLED'] as const;

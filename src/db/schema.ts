@@ -50,6 +50,9 @@ export const schedules = pgTable(
     // The paused ones only: each claim looks them up to hold back their scheduled runs, and
     // without it that lookup read every schedule.
     index('schedules_paused_idx').on(t.id).where(sql`${t.pausedAt} is not null`),
+    // The dependents of an upstream that just succeeded (createDependencyRuns), looked up in the
+    // outcome's transaction: without it every batch of outcomes with a SUCCESS read every schedule.
+    index('schedules_after_idx').using('gin', sql`(${t.definition} -> 'after') jsonb_path_ops`),
     check('schedules_status_check', sql`${t.status} in ('ACTIVE', 'ARCHIVED')`),
   ],
 );
@@ -176,6 +179,24 @@ export const activeRuns = pgTable(
     // many wait, without reading the unfinished runs.
     index('active_runs_manual_idx').on(t.scheduledFor, t.runId).where(sql`${t.status} = 'MANUAL_REQUIRED'`),
   ],
+);
+
+/**
+ * What a run was given beyond its row, fixed once and never updated (docs/workflows.md): the
+ * upstream run a DEPENDENCY run follows (written with the run) and the run's `spec.inputs`
+ * (written by its first claim, `freezeRunContexts`). A table of its own rather than columns on
+ * `schedule_runs`: most runs have neither, and the run table's rows stay narrow and HOT-updated.
+ * No foreign key: `schedule_runs` may be partitioned, and its id alone is then not a unique key.
+ */
+export const runContexts = pgTable(
+  'run_contexts',
+  {
+    runId: bigint('run_id', { mode: 'number' }).primaryKey(),
+    upstreamRunId: bigint('upstream_run_id', { mode: 'number' }),
+    inputs: jsonb('inputs').$type<Record<string, string>>(),
+  },
+  // Which runs an upstream run created (`runs show` of the upstream).
+  (t) => [index('run_contexts_upstream_idx').on(t.upstreamRunId).where(sql`${t.upstreamRunId} is not null`)],
 );
 
 /** Stored with fillfactor 50 (migration 0004; drizzle-kit cannot express it) so its updates are HOT. */

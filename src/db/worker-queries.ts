@@ -87,8 +87,8 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   const rows = await queryRows<ClaimedRow>(
     tx,
     sql`with paused as (
-          -- A paused schedule starts no scheduled run (e.g. a retry due during the pause);
-          -- manual triggers and backfills are explicit operator actions and still run.
+          -- A paused schedule starts no scheduled or dependency run (e.g. a retry due during the
+          -- pause): both are automatic; manual triggers and backfills are explicit operator actions and still run.
           -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
           -- (the partial index holds only them), not looked up once per candidate.
           select s.id from schedules s where s.paused_at is not null
@@ -102,13 +102,13 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           -- a scan of retries are due at once (a saturated runner) do the earliest-due go first.
           (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
             where a.status = 'QUEUED' and a.run_after <= ${now}::timestamptz
-              and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
+              and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
             order by a.priority, a.scheduled_for, a.run_id
             limit ${scan})
           union all
           (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
             where a.status = 'RETRY_PENDING' and a.run_after <= ${now}::timestamptz
-              and not (a.trigger_type = 'SCHEDULED' and a.schedule_id in (select id from paused))
+              and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
             order by a.run_after
             limit ${scan})
         ),

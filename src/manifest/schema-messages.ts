@@ -41,9 +41,12 @@ export function describeSchemaError(error: VerboseError, doc: ParsedDocument): D
   switch (error.keyword) {
     case 'required': {
       const missing = [...path, String(params.missingProperty)];
+      // cron is required only without spec.after (the schema's if/then): say so where it is missing.
+      const cronOfSchedule = formatPath(missing) === 'spec.cron';
       return createDiagnostic(doc, DiagnosticCodes.MISSING_FIELD, `missing required field "${formatPath(missing)}"`, missing, {
         at: path,
         target: 'key',
+        ...(cronOfSchedule ? { hint: 'give the schedule a cron, or spec.after: [{ schedule: NAME }] to run after another schedule succeeds' } : {}),
       });
     }
     case 'additionalProperties': {

@@ -103,9 +103,9 @@ export interface RiskAcceptance {
  */
 export interface ScheduleSpec {
   /**
-   * Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.
+   * Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.
    */
-  cron: string;
+  cron?: string;
   /**
    * IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.
    */
@@ -181,6 +181,19 @@ export interface ScheduleSpec {
    */
   allowedFailures?: number | string;
   safety?: Safety;
+  /**
+   * Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.
+   *
+   * @minItems 1
+   * @maxItems 1
+   */
+  after?: [Dependency];
+  /**
+   * Values computed once per run from its context and frozen (identical on every retry): templates such as "{{businessDate}}" or "{{businessDate - 7d}}". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.
+   */
+  inputs?: {
+    [k: string]: string;
+  };
 }
 /**
  * A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).
@@ -410,6 +423,19 @@ export interface Safety {
    * Most rows, files or records one run may affect without approval.
    */
   maxAffected: number;
+}
+/**
+ * One upstream schedule this schedule runs after.
+ */
+export interface Dependency {
+  /**
+   * metadata.name of the upstream schedule.
+   */
+  schedule: string;
+  /**
+   * The upstream outcome that triggers this schedule.
+   */
+  status?: "SUCCESS";
 }
 /**
  * Repository-wide limits and defaults; at most one per repository.

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,7 +338,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
 const schema50 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
 const schema68 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
 const schema71 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
@@ -2162,7 +2162,117 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
+const schema73 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.schedule === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema73.required,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "schedule") || (key0 === "status"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.schedule !== undefined){
+let data0 = data.schedule;
+if(typeof data0 === "string"){
+if(func1(data0) > 63){
+const err2 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err3 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/schedule",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.status.type,parentSchema:schema73.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data1 === "SUCCESS")){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.status.enum,parentSchema:schema73.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 const pattern25 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
+const pattern27 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2174,9 +2284,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cron === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'",schema:schema39.required,parentSchema:schema39,data};
+if(data.after !== undefined){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2185,8 +2298,22 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.timezone === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cron === undefined){
+const err1 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'",schema:schema39.then.required,parentSchema:schema39.then,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2195,8 +2322,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.job === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
+}
+var _valid0 = _errs3 === errors;
+valid0 = _valid0;
+if(valid0){
+var props0 = {};
+props0.cron = true;
+props0.after = true;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.if,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2205,9 +2341,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func4.call(schema39.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.timezone === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timezone"},message:"must have required property '"+"timezone"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2216,12 +2352,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.cron !== undefined){
-let data0 = data.cron;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data0};
+if(data.job === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2230,9 +2362,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data0};
+for(const key0 in data){
+if(!(func4.call(schema39.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2242,11 +2374,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.timezone !== undefined){
-let data1 = data.timezone;
+if(data.cron !== undefined){
+let data1 = data.cron;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data1};
+const err6 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.cron,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2257,7 +2389,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data1};
+const err7 = {instancePath:instancePath+"/cron",schemaPath:"#/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cron.type,parentSchema:schema39.properties.cron,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2267,10 +2399,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.enabled !== undefined){
-let data2 = data.enabled;
-if(typeof data2 !== "boolean"){
-const err8 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data2};
+if(data.timezone !== undefined){
+let data2 = data.timezone;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err8 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.timezone,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2280,10 +2413,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.dayMatch !== undefined){
-let data3 = data.dayMatch;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data3};
+else {
+const err9 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.type,parentSchema:schema39.properties.timezone,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2292,13 +2423,39 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((data3 === "any") || (data3 === "all"))){
-const err10 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data3};
+}
+if(data.enabled !== undefined){
+let data3 = data.enabled;
+if(typeof data3 !== "boolean"){
+const err10 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.enabled.type,parentSchema:schema39.properties.enabled,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.dayMatch !== undefined){
+let data4 = data.dayMatch;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.dayMatch.type,parentSchema:schema39.properties.dayMatch,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((data4 === "any") || (data4 === "all"))){
+const err12 = {instancePath:instancePath+"/dayMatch",schemaPath:"#/properties/dayMatch/enum",keyword:"enum",params:{allowedValues: schema39.properties.dayMatch.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.dayMatch.enum,parentSchema:schema39.properties.dayMatch,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -2310,34 +2467,10 @@ errors = vErrors.length;
 }
 }
 if(data.timeout !== undefined){
-let data5 = data.timeout;
-if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
-const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data5};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.overlap !== undefined){
-let data6 = data.overlap;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data6};
+let data6 = data.timeout;
+if(typeof data6 === "string"){
+if(!pattern10.test(data6)){
+const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2346,8 +2479,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(((data6 === "ALLOW") || (data6 === "SKIP_NEW")) || (data6 === "QUEUE_NEW"))){
-const err14 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data6};
+}
+else {
+const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2357,10 +2491,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.misfire !== undefined){
-let data7 = data.misfire;
+if(data.overlap !== undefined){
+let data7 = data.overlap;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data7};
+const err15 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.overlap.type,parentSchema:schema39.properties.overlap,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2369,8 +2503,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!((((data7 === "SKIP") || (data7 === "RUN_ONCE")) || (data7 === "CATCH_UP_ALL")) || (data7 === "MANUAL"))){
-const err16 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data7};
+if(!(((data7 === "ALLOW") || (data7 === "SKIP_NEW")) || (data7 === "QUEUE_NEW"))){
+const err16 = {instancePath:instancePath+"/overlap",schemaPath:"#/properties/overlap/enum",keyword:"enum",params:{allowedValues: schema39.properties.overlap.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.overlap.enum,parentSchema:schema39.properties.overlap,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2380,10 +2514,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.maxCatchUp !== undefined){
-let data8 = data.maxCatchUp;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err17 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data8};
+if(data.misfire !== undefined){
+let data8 = data.misfire;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.misfire.type,parentSchema:schema39.properties.misfire,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2392,9 +2526,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data8};
+if(!((((data8 === "SKIP") || (data8 === "RUN_ONCE")) || (data8 === "CATCH_UP_ALL")) || (data8 === "MANUAL"))){
+const err18 = {instancePath:instancePath+"/misfire",schemaPath:"#/properties/misfire/enum",keyword:"enum",params:{allowedValues: schema39.properties.misfire.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.misfire.enum,parentSchema:schema39.properties.misfire,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2404,12 +2537,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-if(data.gracePeriod !== undefined){
-let data9 = data.gracePeriod;
-if(typeof data9 === "string"){
-if(!pattern10.test(data9)){
-const err19 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data9};
+if(data.maxCatchUp !== undefined){
+let data9 = data.maxCatchUp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err19 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.maxCatchUp.type,parentSchema:schema39.properties.maxCatchUp,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2418,9 +2549,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data9};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err20 = {instancePath:instancePath+"/maxCatchUp",schemaPath:"#/properties/maxCatchUp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema39.properties.maxCatchUp,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2430,11 +2561,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.freshness !== undefined){
-let data10 = data.freshness;
+}
+if(data.gracePeriod !== undefined){
+let data10 = data.gracePeriod;
 if(typeof data10 === "string"){
 if(!pattern10.test(data10)){
-const err21 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data10};
+const err21 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2445,12 +2577,37 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data10};
+const err22 = {instancePath:instancePath+"/gracePeriod",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.freshness !== undefined){
+let data11 = data.freshness;
+if(typeof data11 === "string"){
+if(!pattern10.test(data11)){
+const err23 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/freshness",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -2462,32 +2619,9 @@ errors = vErrors.length;
 }
 }
 if(data.onStall !== undefined){
-let data12 = data.onStall;
-if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data12};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((data12 === "retry") || (data12 === "fail")) || (data12 === "manual"))){
-const err24 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data12};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.priority !== undefined){
-let data13 = data.priority;
+let data13 = data.onStall;
 if(typeof data13 !== "string"){
-const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data13};
+const err25 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2496,8 +2630,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
-const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values",schema:schema68.enum,parentSchema:schema68,data:data13};
+if(!(((data13 === "retry") || (data13 === "fail")) || (data13 === "manual"))){
+const err26 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2507,10 +2641,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.criticality !== undefined){
-let data14 = data.criticality;
+if(data.priority !== undefined){
+let data14 = data.priority;
 if(typeof data14 !== "string"){
-const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data14};
+const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2519,8 +2653,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "MEDIUM")) || (data14 === "LOW"))){
-const err28 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data14};
+if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "NORMAL")) || (data14 === "LOW"))){
+const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values",schema:schema68.enum,parentSchema:schema68,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2530,11 +2664,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.queue !== undefined){
-let data15 = data.queue;
-if(typeof data15 === "string"){
-if(func1(data15) > 63){
-const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data15};
+if(data.criticality !== undefined){
+let data15 = data.criticality;
+if(typeof data15 !== "string"){
+const err29 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2543,8 +2676,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern4.test(data15)){
-const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data15};
+if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "MEDIUM")) || (data15 === "LOW"))){
+const err30 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2554,8 +2687,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+if(data.queue !== undefined){
+let data16 = data.queue;
+if(typeof data16 === "string"){
+if(func1(data16) > 63){
+const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2564,12 +2700,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.jitter !== undefined){
-let data16 = data.jitter;
-if(typeof data16 === "string"){
-if(!pattern10.test(data16)){
-const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data16};
+if(!pattern4.test(data16)){
+const err32 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2580,7 +2712,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data16};
+const err33 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2590,12 +2722,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.dst !== undefined){
-let data17 = data.dst;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key1 in data17){
-if(!((key1 === "gap") || (key1 === "fold"))){
-const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data:data17};
+if(data.jitter !== undefined){
+let data17 = data.jitter;
+if(typeof data17 === "string"){
+if(!pattern10.test(data17)){
+const err34 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2605,10 +2736,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.gap !== undefined){
-let data18 = data17.gap;
-if(typeof data18 !== "string"){
-const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.gap.type,parentSchema:schema71.properties.gap,data:data18};
+else {
+const err35 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2617,8 +2746,13 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!((data18 === "shift") || (data18 === "skip"))){
-const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema71.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.gap.enum,parentSchema:schema71.properties.gap,data:data18};
+}
+if(data.dst !== undefined){
+let data18 = data.dst;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key1 in data18){
+if(!((key1 === "gap") || (key1 === "fold"))){
+const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2628,10 +2762,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data17.fold !== undefined){
-let data19 = data17.fold;
+if(data18.gap !== undefined){
+let data19 = data18.gap;
 if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.fold.type,parentSchema:schema71.properties.fold,data:data19};
+const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.gap.type,parentSchema:schema71.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2640,8 +2774,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
-const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema71.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.fold.enum,parentSchema:schema71.properties.fold,data:data19};
+if(!((data19 === "shift") || (data19 === "skip"))){
+const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema71.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.gap.enum,parentSchema:schema71.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2651,9 +2785,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data:data17};
+if(data18.fold !== undefined){
+let data20 = data18.fold;
+if(typeof data20 !== "string"){
+const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.fold.type,parentSchema:schema71.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2662,13 +2797,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.businessDate !== undefined){
-let data20 = data.businessDate;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
-if(!(key2 === "offsetDays")){
-const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data:data20};
+if(!(((data20 === "first") || (data20 === "second")) || (data20 === "both"))){
+const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema71.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.fold.enum,parentSchema:schema71.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2678,10 +2808,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data20.offsetDays !== undefined){
-let data21 = data20.offsetDays;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema72.properties.offsetDays.type,parentSchema:schema72.properties.offsetDays,data:data21};
+}
+else {
+const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2691,9 +2820,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data20};
+if(data.businessDate !== undefined){
+let data21 = data.businessDate;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key2 in data21){
+if(!(key2 === "offsetDays")){
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2703,10 +2835,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data22 = data.approval;
-if(typeof data22 !== "string"){
-const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data22};
+if(data21.offsetDays !== undefined){
+let data22 = data21.offsetDays;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema72.properties.offsetDays.type,parentSchema:schema72.properties.offsetDays,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2715,8 +2847,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!((data22 === "none") || (data22 === "required"))){
-const err44 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data22};
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2726,10 +2860,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.payload !== undefined){
-let data23 = data.payload;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err45 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data23};
+if(data.approval !== undefined){
+let data23 = data.approval;
+if(typeof data23 !== "string"){
+const err45 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2738,15 +2872,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data.allowedFailures !== undefined){
-let data24 = data.allowedFailures;
-const _errs59 = errors;
-let valid11 = false;
-let passing0 = null;
-const _errs60 = errors;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err46 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.allowedFailures.oneOf[0].type,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data24};
+if(!((data23 === "none") || (data23 === "required"))){
+const err46 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2755,9 +2882,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err47 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data24};
+}
+if(data.payload !== undefined){
+let data24 = data.payload;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err47 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2767,15 +2896,14 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid0 = _errs60 === errors;
-if(_valid0){
-valid11 = true;
-passing0 = 0;
-}
+if(data.allowedFailures !== undefined){
+let data25 = data.allowedFailures;
 const _errs62 = errors;
-if(typeof data24 === "string"){
-if(!pattern25.test(data24)){
-const err48 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data24};
+let valid13 = false;
+let passing0 = null;
+const _errs63 = errors;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err48 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.allowedFailures.oneOf[0].type,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2784,9 +2912,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.allowedFailures.oneOf[1].type,parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data24};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err49 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data25};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2795,19 +2923,16 @@ vErrors.push(err49);
 }
 errors++;
 }
-var _valid0 = _errs62 === errors;
-if(_valid0 && valid11){
-valid11 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid11 = true;
-passing0 = 1;
+var _valid1 = _errs63 === errors;
+if(_valid1){
+valid13 = true;
+passing0 = 0;
 }
-}
-if(!valid11){
-const err50 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema39.properties.allowedFailures.oneOf,parentSchema:schema39.properties.allowedFailures,data:data24};
+const _errs65 = errors;
+if(typeof data25 === "string"){
+if(!pattern25.test(data25)){
+const err50 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2816,23 +2941,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-else {
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.safety !== undefined){
-let data25 = data.safety;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.maxAffected === undefined){
-const err51 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/required",keyword:"required",params:{missingProperty: "maxAffected"},message:"must have required property '"+"maxAffected"+"'",schema:schema39.properties.safety.required,parentSchema:schema39.properties.safety,data:data25};
+const err51 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.allowedFailures.oneOf[1].type,parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2841,9 +2952,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key3 in data25){
-if(!(key3 === "maxAffected")){
-const err52 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.safety,data:data25};
+var _valid1 = _errs65 === errors;
+if(_valid1 && valid13){
+valid13 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid1){
+valid13 = true;
+passing0 = 1;
+}
+}
+if(!valid13){
+const err52 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema39.properties.allowedFailures.oneOf,parentSchema:schema39.properties.allowedFailures,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2852,11 +2973,23 @@ vErrors.push(err52);
 }
 errors++;
 }
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
 }
-if(data25.maxAffected !== undefined){
-let data26 = data25.maxAffected;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err53 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.safety.properties.maxAffected.type,parentSchema:schema39.properties.safety.properties.maxAffected,data:data26};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.safety !== undefined){
+let data26 = data.safety;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.maxAffected === undefined){
+const err53 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/required",keyword:"required",params:{missingProperty: "maxAffected"},message:"must have required property '"+"maxAffected"+"'",schema:schema39.properties.safety.required,parentSchema:schema39.properties.safety,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2865,9 +2998,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 0 || isNaN(data26)){
-const err54 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.safety.properties.maxAffected,data:data26};
+for(const key3 in data26){
+if(!(key3 === "maxAffected")){
+const err54 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.safety,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2877,10 +3010,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.safety.type,parentSchema:schema39.properties.safety,data:data25};
+if(data26.maxAffected !== undefined){
+let data27 = data26.maxAffected;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err55 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.safety.properties.maxAffected.type,parentSchema:schema39.properties.safety.properties.maxAffected,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2889,15 +3022,157 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err56 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.safety.properties.maxAffected,data:data27};
 if(vErrors === null){
 vErrors = [err56];
 }
 else {
 vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.safety.type,parentSchema:schema39.properties.safety,data:data26};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data28 = data.after;
+if(Array.isArray(data28)){
+if(data28.length > 1){
+const err58 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data28};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data28.length < 1){
+const err59 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data28};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const len0 = data28.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate54(data28[i0], {instancePath:instancePath+"/after/" + i0,parentData:data28,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data28};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined){
+let data30 = data.inputs;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(Object.keys(data30).length > 32){
+const err61 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data30};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+for(const key4 in data30){
+const _errs77 = errors;
+if(typeof key4 === "string"){
+if(!pattern27.test(key4)){
+const err62 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key4,propertyName:key4};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+var valid17 = _errs77 === errors;
+if(!valid17){
+const err63 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data30};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+for(const key5 in data30){
+let data31 = data30[key5];
+if(typeof data31 === "string"){
+if(func1(data31) > 256){
+const err64 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data31};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data31};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data30};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
 }
 errors++;
 }
@@ -3044,13 +3319,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema73 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema75 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema75 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema77 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3059,7 +3334,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema75.required,parentSchema:schema75,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema77.required,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3070,7 +3345,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3118,7 +3393,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.description.type,parentSchema:schema75.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.description.type,parentSchema:schema77.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3131,7 +3406,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.owner.type,parentSchema:schema75.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.owner.type,parentSchema:schema77.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3171,7 +3446,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3180,20 +3455,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema82 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema84 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern31 = new RegExp("^https?://", "u");
+const schema80 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema84 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema86 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern33 = new RegExp("^https?://", "u");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3202,7 +3477,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema86.required,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3212,7 +3487,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema86.required,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3222,7 +3497,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema86.required,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3233,7 +3508,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3281,7 +3556,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.type.type,parentSchema:schema84.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.type.type,parentSchema:schema86.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3291,7 +3566,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema84.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema84.properties.type.enum,parentSchema:schema84.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema86.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema86.properties.type.enum,parentSchema:schema86.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3307,8 +3582,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern31.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema84.properties.url.anyOf[0],data:data2};
+if(!pattern33.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema86.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3318,7 +3593,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema84.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema86.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3329,7 +3604,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.url.anyOf[0].type,parentSchema:schema84.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.url.anyOf[0].type,parentSchema:schema86.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3403,7 +3678,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema84.properties.url.anyOf,parentSchema:schema84.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema86.properties.url.anyOf,parentSchema:schema86.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3426,7 +3701,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3435,16 +3710,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3454,7 +3729,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3492,7 +3767,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.maxRunsPerDay.type,parentSchema:schema78.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema80.properties.maxRunsPerDay.type,parentSchema:schema80.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3503,7 +3778,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema80.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3519,7 +3794,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3533,7 +3808,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema78.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema80.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3544,7 +3819,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema78.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema80.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3557,7 +3832,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema78.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema80.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema80.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3568,7 +3843,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema80.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3581,7 +3856,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.risk.type,parentSchema:schema78.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.risk.type,parentSchema:schema80.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3655,7 +3930,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema78.properties.queues.propertyNames,parentSchema:schema78.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema80.properties.queues.propertyNames,parentSchema:schema80.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3669,7 +3944,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema82.required,parentSchema:schema82,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema84.required,parentSchema:schema84,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3680,7 +3955,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3693,7 +3968,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.concurrency.type,parentSchema:schema82.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.concurrency.type,parentSchema:schema84.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3704,7 +3979,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema82.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema84.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3717,7 +3992,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3729,7 +4004,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.queues.type,parentSchema:schema78.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.queues.type,parentSchema:schema80.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3744,7 +4019,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3757,7 +4032,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.backfill.properties.concurrency.type,parentSchema:schema78.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema80.properties.backfill.properties.concurrency.type,parentSchema:schema80.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3768,7 +4043,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema78.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema80.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3804,7 +4079,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.backfill.type,parentSchema:schema78.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.backfill.type,parentSchema:schema80.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3818,7 +4093,7 @@ if(data.alerts !== undefined){
 let data12 = data.alerts;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema78.properties.alerts.required,parentSchema:schema78.properties.alerts,data:data12};
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema80.properties.alerts.required,parentSchema:schema80.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3829,7 +4104,7 @@ errors++;
 }
 for(const key6 in data12){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.alerts,data:data12};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3844,14 +4119,14 @@ let data13 = data12.targets;
 if(Array.isArray(data13)){
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate59(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate61(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.alerts.properties.targets.type,parentSchema:schema78.properties.alerts.properties.targets,data:data13};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.alerts.properties.targets.type,parentSchema:schema80.properties.alerts.properties.targets,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3863,7 +4138,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.alerts.type,parentSchema:schema78.properties.alerts,data:data12};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.alerts.type,parentSchema:schema80.properties.alerts,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3875,7 +4150,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3884,16 +4159,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3902,7 +4177,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema73.required,parentSchema:schema73,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3912,7 +4187,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema73.required,parentSchema:schema73,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3922,7 +4197,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema73.required,parentSchema:schema73,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3932,7 +4207,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema73.required,parentSchema:schema73,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3943,7 +4218,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3979,7 +4254,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.kind.type,parentSchema:schema73.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.kind.type,parentSchema:schema75.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3989,7 +4264,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema73.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema75.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4000,20 +4275,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate56(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate58(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate58(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate60(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4022,10 +4297,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4050,8 +4325,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

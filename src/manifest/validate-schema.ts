@@ -69,8 +69,9 @@ function mapErrors(errors: VerboseError[], doc: ParsedDocument): Diagnostic[] {
     else skipped.add(index);
   });
   errors.forEach((error, index) => {
-    // Errors of the pattern inside `propertyNames` are restated by the propertyNames error.
-    if (skipped.has(index) || error.propertyName !== undefined) return;
+    // Errors of the pattern inside `propertyNames` are restated by the propertyNames error; a failed
+    // `if`/`then` (cron required unless spec.after) is restated by the `required` error inside it.
+    if (skipped.has(index) || error.propertyName !== undefined || error.keyword === 'if') return;
     const diagnostic = summarized.has(index) ? describeAnyOfError(error, doc) : describeSchemaError(error, doc);
     if (diagnostic) diagnostics.push(diagnostic);
   });

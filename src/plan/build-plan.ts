@@ -157,7 +157,22 @@ function riskRank(change: PlannedChange): number {
   return change.findings.some((f) => f.level === 'ERROR') ? -1 : RISK_RANK[change.risk];
 }
 
-function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPlanInput, sharedInstantsByName: Map<string, SharedInstants> | undefined, policyInForce: PolicyDefinition): PlannedChange {
+/** Desired schedules by the upstream their `spec.after` names: indexed once, not searched per change. */
+function indexDependents(input: BuildPlanInput): Map<string, Definition[]> {
+  const byUpstream = new Map<string, Definition[]>();
+  for (const { definition } of input.desired.schedules) {
+    for (const entry of definition.after ?? []) byUpstream.set(entry.schedule, [...(byUpstream.get(entry.schedule) ?? []), definition]);
+  }
+  return byUpstream;
+}
+
+function buildChange(
+  pairing: Pairing & { action: ChangeAction },
+  input: BuildPlanInput,
+  sharedInstantsByName: Map<string, SharedInstants> | undefined,
+  policyInForce: PolicyDefinition,
+  dependentsByUpstream: Map<string, Definition[]>,
+): PlannedChange {
   const { desired, stored } = pairing;
   const before: Definition | null = stored ? storedDefinition(stored, input) : null;
   const after: Definition | null = desired ? desired.definition : null;
@@ -182,6 +197,7 @@ function buildChange(pairing: Pairing & { action: ChangeAction }, input: BuildPl
     locate: (path) => desired?.locateField(path),
     ...(history ? { history } : {}),
     ...(sharedInstants ? { sharedInstants } : {}),
+    dependents: dependentsByUpstream.get(name) ?? [],
   };
   const findings = assessChange(riskInput);
   const fieldChanges = before && after ? diffFields(before, after) : [];
@@ -217,7 +233,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const needsHerd = changed.some((p) => p.desired);
   const sharedInstants = needsHerd ? precomputed.desiredHerds ?? findDesiredSharedInstants(desired, nowMs) : undefined;
   const policyInForce = stricterPolicy(policyInForceOf(input), desired.policy);
-  const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce));
+  const dependentsByUpstream = indexDependents(input);
+  const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce, dependentsByUpstream));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
     for (const finding of change.findings) {

@@ -11,8 +11,8 @@ import type { FieldChange } from './plan-types.js';
 
 /** Review order of the top-level Definition keys; a key not listed sorts with the settings. */
 const FIELD_ORDER = [
-  'job',
-  'cron', 'timezone', 'dayMatch', 'dst', 'enabled', 'approval', 'safety', 'allowedFailures', 'queue', 'priority', 'criticality',
+  'job', 'inputs',
+  'cron', 'after', 'timezone', 'dayMatch', 'dst', 'enabled', 'approval', 'safety', 'allowedFailures', 'queue', 'priority', 'criticality',
   'timeoutMs', 'overlap', 'misfire', 'maxCatchUp', 'gracePeriodMs', 'freshnessMs', 'retry', 'onStall', 'jitterMs', 'businessDate',
   'payload',
   'name', 'description', 'owner', 'labels',

@@ -6,6 +6,7 @@ import { DateTime } from 'luxon';
 import type { CompiledSchedule } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { parseCron } from '../time/cron-parse.js';
+import { calendarForDefinition } from '../time/timing-cache.js';
 import { describeCron } from '../time/describe.js';
 import { findDstExposure, formatSecondOfDay, type DstExposure } from '../time/dst-exposure.js';
 import { countRunsPerDay, type RunsPerDay } from '../time/runs-per-day.js';
@@ -20,7 +21,8 @@ export interface PreviewSlot {
 
 export interface Preview {
   name: string;
-  cron: string;
+  /** Null: a dependent without slots of its own (`description` says what it follows). */
+  cron: string | null;
   timezone: string;
   description: string;
   intervalLike: boolean;
@@ -33,6 +35,8 @@ export interface Preview {
 
 export function calendarFor(schedule: CompiledSchedule): SlotCalendar {
   const { definition } = schedule;
+  // A dependent without a cron has no slots: the timing cache answers it with a calendar of none.
+  if (definition.cron === null) return calendarForDefinition(definition);
   const parsed = parseCron(definition.cron);
   if (!parsed.ok) throw new Error(`compiled schedule ${definition.name} has an invalid cron`);
   return createSlotCalendar({ cron: parsed.cron, timezone: definition.timezone, dst: definition.dst, dayMatch: definition.dayMatch ?? undefined });
@@ -86,7 +90,7 @@ export function buildPreview(schedule: CompiledSchedule, fromMs: number, count: 
     name: definition.name,
     cron: definition.cron,
     timezone: definition.timezone,
-    description: describeCron(definition.cron, definition.timezone),
+    description: definition.cron === null ? `after ${(definition.after ?? []).map((a) => a.schedule).join(', ')} succeeds` : describeCron(definition.cron, definition.timezone),
     intervalLike: schedule.intervalLike,
     enabled: definition.enabled,
     minInterval: formatDurationMs(schedule.minIntervalMs),

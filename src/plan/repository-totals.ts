@@ -111,7 +111,7 @@ export function findDesiredSharedInstants(desired: { schedules: CompiledSchedule
  */
 export interface HerdColumns {
   name: string[];
-  cron: string[];
+  cron: Array<string | null>;
   timezone: string[];
   enabled: boolean[];
   jitterMs: number[];
@@ -139,7 +139,7 @@ export function herdColumnsOf(schedules: CompiledSchedule[]): HerdColumns {
 export function findSharedInstantsInColumns(columns: HerdColumns, nowMs: number): Array<{ instant: string; names: string[] }> {
   const schedules = columns.name.map((name, index) => ({
     name,
-    def: { name, cron: columns.cron[index]!, timezone: columns.timezone[index]!, enabled: columns.enabled[index]!, jitterMs: columns.jitterMs[index]!, dayMatch: columns.dayMatch[index]!, dst: { gap: columns.gap[index]!, fold: columns.fold[index]! } },
+    def: { name, cron: columns.cron[index] ?? null, timezone: columns.timezone[index]!, enabled: columns.enabled[index]!, jitterMs: columns.jitterMs[index]!, dayMatch: columns.dayMatch[index]!, dst: { gap: columns.gap[index]!, fold: columns.fold[index]! } },
   }));
   return findSharedInstants(schedules, nowMs);
 }

@@ -45,6 +45,8 @@ export interface RiskInput {
    * indexes them by name once for all changes.
    */
   sharedInstants?: Array<{ instant: string; size: number }>;
+  /** The desired schedules whose `spec.after` names this one (build-plan indexes them once). */
+  dependents?: Array<Pick<Definition, 'name' | 'criticality' | 'enabled'>>;
 }
 
 export const RiskCodes = {
@@ -57,6 +59,7 @@ export const RiskCodes = {
   CF201: { level: 'LOW|MEDIUM', meaning: 'archiving a schedule (MEDIUM when it ran in the last 30 days)' },
   CF202: { level: 'HIGH', meaning: 'archiving or disabling a CRITICAL or HIGH criticality schedule' },
   CF203: { level: 'MEDIUM', meaning: 'disabling a schedule' },
+  CF206: { level: 'MEDIUM|HIGH', meaning: 'archiving or disabling an upstream that still has dependents (HIGH when one is CRITICAL or HIGH)' },
   CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
   CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
   CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
@@ -162,6 +165,20 @@ function checkArchive(input: RiskInput, add: AddFinding): void {
   const critical = [before, after].find((def) => def?.criticality === 'CRITICAL' || def?.criticality === 'HIGH');
   if (critical) add('CF202', 'HIGH', `${archiving ? 'archiving' : 'disabling'} a ${critical.criticality} criticality schedule: its runs and alerts stop`, 'make sure its work is done elsewhere, or use `cronform pause --until` for a temporary stop', ['enabled', 'criticality']);
   else if (disabling) add('CF203', 'MEDIUM', 'disabling stops new runs until the schedule is enabled again (history kept)', 'for a temporary stop prefer `cronform pause --until`', ['enabled']);
+}
+
+/**
+ * A dependent runs only after its upstream succeeds: stopping the upstream silently stops them too,
+ * which the reviewer of the upstream's change may not know about.
+ */
+function checkDependents(input: RiskInput, add: AddFinding): void {
+  const { before, after } = input;
+  const stopping = input.action === 'archive' || (before?.enabled === true && after?.enabled === false);
+  const dependents = (input.dependents ?? []).filter((d) => d.enabled);
+  if (!stopping || dependents.length === 0) return;
+  const critical = dependents.some((d) => d.criticality === 'CRITICAL' || d.criticality === 'HIGH');
+  const names = dependents.map((d) => `${d.name} (${d.criticality})`).join(', ');
+  add('CF206', critical ? 'HIGH' : 'MEDIUM', `${input.action === 'archive' ? 'archiving' : 'disabling'} ${input.name} stops its dependents too: ${names} run only after it succeeds`, 'point their spec.after at another upstream, give them a cron of their own, or stop them in the same change', ['enabled']);
 }
 
 function describeExposure(exposure: DstExposure): string {
@@ -305,7 +322,7 @@ export function assessChange(input: RiskInput): Finding[] {
     for (const path of paths) if ((location = input.locate(path)) !== undefined) break;
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
-  for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
+  for (const check of [checkFrequency, checkArchive, checkDependents, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
   return applyAcceptance(findings, input.riskAccepted, input.storedRiskAccepted ?? [], input.nowMs);
 }
 
@@ -330,7 +347,15 @@ function describeDst(def: Definition, nowMs: number): string | undefined {
   return `DST: ${plural(exposures.length, 'transition')} in 12 months (${[...new Set(exposures.map((e) => `${e.kind} ${e.effect}`))].join(', ')})`;
 }
 
+/** `follows extract (one run per SUCCESS)`, with the deadline when there is a cron too. */
+function describeDependency(def: Definition): string | undefined {
+  if (!def.after || def.after.length === 0) return undefined;
+  const upstreams = def.after.map((a) => a.schedule).join(', ');
+  return `follows ${upstreams} (one run per SUCCESS${def.cron === null ? '' : '; own cron slots are deadlines'})`;
+}
+
 function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number): string {
+  if (def.cron === null) return `${describeDependency(def)}${def.enabled ? '' : ' (disabled)'}`;
   const next = firstSlot(def, nowMs);
   const when = next === undefined ? 'never fires' : `next ${formatLocal(next, def.timezone, true)} ${def.timezone}`;
   const runs = `${plural(figures.runsPerDayAverage, 'run')}/day (peak ${formatCount(figures.runsPerDayPeak)}), ${when}${def.enabled ? '' : ' (disabled)'}`;
@@ -342,14 +367,18 @@ function describeUpdate(input: RiskInput, before: Definition, after: Definition)
   const parts: string[] = [];
   const peakBefore = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
   const peakAfter = figuresOf(after, input.afterFigures, nowMs).runsPerDayPeak;
-  if (peakBefore !== peakAfter) parts.push(`runs/day ${formatCount(peakBefore)} → ${formatCount(peakAfter)}`);
+  // A dependent without a cron runs as often as its upstream succeeds: "follows X" below says so,
+  // where its own figures (no slots) would read as if it stopped running.
+  const ownSlots = after.cron !== null;
+  if (ownSlots && peakBefore !== peakAfter) parts.push(`runs/day ${formatCount(peakBefore)} → ${formatCount(peakAfter)}`);
   const [slotBefore, slotAfter] = [firstSlot(before, nowMs), firstSlot(after, nowMs)];
-  if (slotBefore !== slotAfter) {
+  if (ownSlots && slotBefore !== slotAfter) {
     const sameDay = slotBefore !== undefined && slotAfter !== undefined && formatUtc(slotBefore).slice(0, 10) === formatUtc(slotAfter).slice(0, 10);
     const show = (ms: number | undefined) => (ms === undefined ? 'none' : sameDay ? formatUtcClock(ms) : formatUtc(ms));
     parts.push(`next slot ${show(slotBefore)} → ${show(slotAfter)}`);
   }
   if (before.enabled !== after.enabled) parts.push(after.enabled ? 'enabled' : 'disabled');
+  if (differs(before, after, ['after'])) parts.push(describeDependency(after) ?? `no longer follows ${(before.after ?? []).map((a) => a.schedule).join(', ')}`);
   const dst = differs(before, after, ['cron', 'timezone', 'dst', 'dayMatch']) ? describeDst(after, nowMs) : undefined;
   if (dst) parts.push(dst);
   // The changed keys are always named, job first: a timing change cannot hide a job change.

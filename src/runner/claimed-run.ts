@@ -56,9 +56,21 @@ export function progressStateOf(definition: Definition | undefined, prior: Prior
   return { report: new AttemptProgress(), prior, maxAffected: effectiveMaxAffected(definition?.safety?.maxAffected, prior) };
 }
 
-export function runContextOf(run: ClaimedRun, definition: Definition, maxAffected: number | null = null): RunContext {
+/**
+ * What a run was given beyond its row (run-context-freezer.ts): its frozen inputs and upstream
+ * run, or why its inputs could not be evaluated (the attempt then fails without running).
+ */
+export interface FrozenContext {
+  inputs?: Record<string, string>;
+  upstreamRunId?: number;
+  error?: string;
+}
+
+export function runContextOf(run: ClaimedRun, definition: Definition, maxAffected: number | null = null, frozen?: FrozenContext): RunContext {
   return {
     ...(maxAffected === null ? {} : { maxAffected }),
+    ...(frozen?.inputs ? { inputs: frozen.inputs } : {}),
+    ...(frozen?.upstreamRunId !== undefined ? { upstreamRunId: frozen.upstreamRunId } : {}),
     runId: run.id,
     schedule: run.scheduleName,
     scheduledFor: run.scheduledFor.toISOString(),
@@ -81,10 +93,12 @@ export async function executeClaimedRun(
   controller: AbortController,
   settings: ExecutionSettings,
   progress?: RunProgressState,
+  frozen?: FrozenContext,
 ): Promise<ExecutionOutcome> {
   if (!definition) {
     return { status: 'FAILED', exitCode: null, httpStatus: null, error: `definition v${run.scheduleVersion} of ${run.scheduleName} not found`, stdoutTail: null, stderrTail: null, durationMs: 0 };
   }
+  if (frozen?.error !== undefined) return failedOutcome(frozen.error, 0);
   if (settings.missingSecrets === 'skip') {
     const missing = listMissingSecrets(definition.job, settings.env);
     if (missing.length > 0) return { ...failedOutcome(describeMissingSecrets(missing), 0), skipReason: 'MISSING_SECRET' };
@@ -101,7 +115,7 @@ export async function executeClaimedRun(
     ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
     ...(progress ? { progress: { report: progress.report, retryItems: retryItemsOf(progress.prior) } } : {}),
   };
-  const context = runContextOf(run, definition, progress?.maxAffected ?? null);
+  const context = runContextOf(run, definition, progress?.maxAffected ?? null, frozen);
   const { execute } = settings;
   const executeOne: ExecuteOne = execute ? (job, stepContext, stepOptions) => executeRedacted(execute, job, stepContext, stepOptions) : executeJob;
   if (definition.job.type === 'steps') {

@@ -3,13 +3,16 @@
  * attempts and the starts of jobs taken from the local queue (their attempts CLAIMED → RUNNING).
  * A transaction costs a few milliseconds whatever its size, so one per batch, holding whatever
  * ended meanwhile, is what lets a runner complete thousands of short jobs a second. In the same
- * transaction: QUEUE_NEW successors promoted, and one NOTIFY if runs became claimable.
+ * transaction: QUEUE_NEW successors promoted, the DEPENDENCY runs of upstreams that succeeded
+ * (dependency-runs.ts: they commit with the SUCCESS or not at all), and one NOTIFY if runs became
+ * claimable.
  */
 import { preferIndexScans, type Database } from '../db/client.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { completeAttempts, markAttemptsStarted, promotePendingRuns, type AttemptCompletion } from '../db/worker-queries.js';
 import { saveFinalProgress } from '../db/run-progress-queries.js';
 import type { RunStatus } from '../db/run-vocabulary.js';
+import { createDependencyRuns } from './dependency-runs.js';
 
 export interface JobStart {
   runId: number;
@@ -73,7 +76,8 @@ export class OutcomeWriter<Item> {
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
       const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
       const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;
-      if (promoted > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
+      const dependencies = await createDependencyRuns(tx, done.filter((d) => d.status === 'SUCCESS').map((d) => d.runId), new Date(nowMs));
+      if (promoted > 0 || dependencies.queued > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
     });
     this.writing = work;
     try {

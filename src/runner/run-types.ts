@@ -33,6 +33,10 @@ export interface RunContext {
   payload: Record<string, unknown>;
   /** The most the job may affect (`safety.maxAffected`, or what `approve` allowed); absent without a limit. */
   maxAffected?: number | null;
+  /** `spec.inputs` as frozen for this run (run_contexts); absent when the definition has none. */
+  inputs?: Record<string, string>;
+  /** The upstream run whose SUCCESS created this DEPENDENCY run. */
+  upstreamRunId?: number;
   /** Set while a workflow's step runs (docs/workflows.md): its name, files and the earlier results. */
   step?: StepContext;
 }

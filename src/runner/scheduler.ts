@@ -5,11 +5,13 @@
  * one transaction, is what makes a crash lose no slot and two schedulers create no duplicate.
  */
 import type { StoredPolicy } from '../db/settings-queries.js';
-import type { Database } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
 import { advanceSchedules, commitWithoutWaitingForFlush, findSchedulesWithActiveRuns, insertRuns, notifyRunsQueued, takeDueSchedules, type DueSchedule, type NewRun } from '../db/scheduler-queries.js';
 import type { Definition } from '../compile/definition.js';
 import { DefinitionCache } from './definition-cache.js';
 import { applyOverlap } from './policy/overlap.js';
+import { applyDeadlines, isDeadlineSchedule } from './policy/deadline-slots.js';
+import { findDependencyRunDates } from '../db/dependency-queries.js';
 import { planDueSlots } from './policy/plan-slots.js';
 import { idempotencyKeyFor, PRIORITY_RANK, type PlannedSlot } from './run-types.js';
 import type { CreatedRun, RunObserver } from './run-observer.js';
@@ -75,6 +77,7 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
     };
     // Only SKIP_NEW and QUEUE_NEW look at the runs still active; ALLOW needs no round trip.
     const active = await findSchedulesWithActiveRuns(tx, due.filter((s) => definitionOf(s).overlap !== 'ALLOW').map((s) => s.id));
+    const deadlines = await findMetDeadlines(tx, due, definitionOf, options, horizonMs);
     const runs: NewRun[] = [];
     const names = new Map<number, string>();
     const advances: Array<{ id: number; nextRunAt: Date | null; lastScheduledFor: Date | null }> = [];
@@ -90,7 +93,10 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
         misfireThresholdMs: options.policy.misfireThresholdMs,
         paused: schedule.pausedAt ? { untilMs: schedule.pausedUntil?.getTime() ?? null } : null,
       });
-      const slots = applyOverlap(decided.slots, definition.overlap, active.has(schedule.id));
+      // A deadline slot never runs (its schedule runs after its upstream), so overlap does not apply to it.
+      const slots = isDeadlineSchedule(definition)
+        ? applyDeadlines(decided.slots, deadlines.get(schedule.id) ?? new Set())
+        : applyOverlap(decided.slots, definition.overlap, active.has(schedule.id));
       for (const slot of slots) runs.push(toNewRun(schedule, definition, slot, now));
       const last = slots.at(-1);
       advances.push({ id: schedule.id, nextRunAt: decided.nextRunAtMs === null ? null : new Date(decided.nextRunAtMs), lastScheduledFor: last ? new Date(last.scheduledForMs) : null });
@@ -103,6 +109,34 @@ async function runBatch(database: Database, options: SchedulerTickOptions, batch
     const created = options.observer?.runsCreated ? createdRunsOf(runs, inserted, names) : [];
     return { schedules: due.length, runsCreated: inserted.length, queued, full: due.length === batchSize, created };
   });
+}
+
+/**
+ * For deadline schedules (cron + spec.after) among `due`: the business dates of their due slots
+ * that a DEPENDENCY run has already met. Planned twice for these few schedules (here and in the
+ * loop) so that the loop stays one pass; schedules without `after` cost nothing.
+ */
+async function findMetDeadlines(
+  tx: Executor,
+  due: DueSchedule[],
+  definitionOf: (schedule: DueSchedule) => Definition,
+  options: SchedulerTickOptions,
+  horizonMs: number,
+): Promise<Map<number, Set<string>>> {
+  const keys: Array<{ scheduleId: number; businessDate: string }> = [];
+  for (const schedule of due) {
+    const definition = definitionOf(schedule);
+    if (!isDeadlineSchedule(definition)) continue;
+    const planned = planDueSlots({ name: schedule.name, definition, nextRunAtMs: schedule.nextRunAt.getTime(), nowMs: options.nowMs, horizonMs, misfireThresholdMs: options.policy.misfireThresholdMs, paused: null });
+    for (const slot of planned.slots) keys.push({ scheduleId: schedule.id, businessDate: slot.businessDate });
+  }
+  const met = await findDependencyRunDates(tx, keys);
+  const byId = new Map<number, Set<string>>();
+  for (const key of met) {
+    const [id, date] = key.split(':') as [string, string];
+    byId.set(Number(id), (byId.get(Number(id)) ?? new Set()).add(date));
+  }
+  return byId;
 }
 
 /** The inserted runs as the observer sees them (a slot another scheduler inserted first is not among them). */

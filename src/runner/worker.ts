@@ -22,9 +22,10 @@ import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
 import { OutcomeWriter } from './outcome-writer.js';
-import { attemptCompletionWithProgress, executeClaimedRun, progressStateOf, type ExecutionSettings, type RunProgressState } from './claimed-run.js';
+import { attemptCompletionWithProgress, executeClaimedRun, progressStateOf, type ExecutionSettings, type FrozenContext, type RunProgressState } from './claimed-run.js';
 import { loadPriorProgress, saveLiveProgress, type ProgressCounts } from '../db/run-progress-queries.js';
 import { summarizeRunProgress } from './policy/run-progress.js';
+import { freezeRunContexts, needsFrozenContext } from './run-context-freezer.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
 import type { ExecutionOutcome } from './run-types.js';
 import type { CancelTimer } from '../shared/clock.js';
@@ -50,6 +51,8 @@ interface InFlight {
   controller: AbortController;
   /** Its schedule's definition at the run's version; undefined if that version is missing. */
   definition: Definition | undefined;
+  /** Frozen inputs and upstream run (run-context-freezer.ts), for the runs that have them. */
+  frozen?: FrozenContext;
   /** Resolves when the job has ended (at once for a run still in the local queue). */
   done: Promise<void>;
   /** When the job started; undefined while it waits in the local queue. */
@@ -172,10 +175,13 @@ export class Worker {
     // read at all on the hot path of first attempts.
     const later = claimed.filter((r) => r.attempt > 1).map((r) => r.id);
     const prior = later.length > 0 ? await loadPriorProgress(this.database.db, later) : new Map<number, never>();
-    for (const run of claimed) {
-      const definition = definitions.get(`${run.scheduleId}:${run.scheduleVersion}`);
+    const withDefinitions = claimed.map((run) => ({ run, definition: definitions.get(`${run.scheduleId}:${run.scheduleVersion}`) }));
+    const needing = withDefinitions.filter((r) => needsFrozenContext(r.run, r.definition));
+    const frozen = needing.length > 0 ? await freezeRunContexts(this.database.db, needing) : new Map<number, FrozenContext>();
+    for (const { run, definition } of withDefinitions) {
       const progress = progressStateOf(definition, prior.get(run.id) ?? null);
-      const entry: InFlight = { run, definition, controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, ended: false, progress, progressWritten: 0 };
+      const context = frozen.get(run.id);
+      const entry: InFlight = { run, definition, ...(context ? { frozen: context } : {}), controller: new AbortController(), abandoned: false, done: Promise.resolve(), startedMs: undefined, ended: false, progress, progressWritten: 0 };
       this.inFlight.set(run.id, entry);
       this.ready.push(entry);
       this.armFence(entry, run.leaseExpiresAt.getTime());
@@ -199,7 +205,7 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
-    entry.done = executeClaimedRun(run, definition, entry.controller, this.execution, entry.progress).then(
+    entry.done = executeClaimedRun(run, definition, entry.controller, this.execution, entry.progress, entry.frozen).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );

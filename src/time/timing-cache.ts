@@ -21,7 +21,8 @@ import { createSlotCalendar, slotsBetween, type DstPolicy, type SlotCalendar } f
  */
 export interface ScheduleTiming {
   name: string;
-  cron: string;
+  /** Null: the schedule has no slots of its own (a dependent that runs after its upstream). */
+  cron: string | null;
   timezone: string;
   enabled: boolean;
   dayMatch: DayMatch | null;
@@ -56,7 +57,18 @@ let timingCount = 0;
 /** Many timings share an expression (the same cron in other zones). */
 const parsedCrons = new Map<string, CronExpression>();
 
+/**
+ * The timing of a schedule without a cron: an expression that matches no day (30 February), so
+ * every figure and slot question answers "none" without a special case in each caller.
+ */
+const NO_SLOTS_CRON = '0 0 30 2 *';
+
 export function timingOf(def: ScheduleTiming): Timing {
+  if (def.cron === null) return timingOf({ ...def, cron: NO_SLOTS_CRON });
+  return timingOfCron(def as ScheduleTiming & { cron: string });
+}
+
+function timingOfCron(def: ScheduleTiming & { cron: string }): Timing {
   const dayMatch = def.dayMatch ?? null;
   const variants = timings.get(def.cron)?.get(def.timezone);
   const known = variants?.find((timing) => timing.gap === def.dst.gap && timing.fold === def.dst.fold && timing.dayMatch === dayMatch);
@@ -77,7 +89,7 @@ export function timingOf(def: ScheduleTiming): Timing {
   return timing;
 }
 
-function parseDefinitionCron(def: ScheduleTiming): CronExpression {
+function parseDefinitionCron(def: ScheduleTiming & { cron: string }): CronExpression {
   let cron = parsedCrons.get(def.cron);
   if (!cron) {
     const parsed = parseCron(def.cron);
@@ -89,7 +101,7 @@ function parseDefinitionCron(def: ScheduleTiming): CronExpression {
   return cron;
 }
 
-function createCalendar(def: ScheduleTiming, cron: CronExpression): SlotCalendar {
+function createCalendar(def: Pick<ScheduleTiming, 'timezone' | 'dst' | 'dayMatch'>, cron: CronExpression): SlotCalendar {
   return createSlotCalendar({ cron, timezone: def.timezone, dst: def.dst, dayMatch: def.dayMatch ?? undefined });
 }
 

@@ -76,6 +76,9 @@ export function renderRunDetail(run: RunDetail): string[] {
     field('finished', run.finishedAt ? `${run.finishedAt} (${formatElapsed(run.durationMs)} after the start)` : '-'),
     ...(run.leaseOwner ? [field('lease', `${makeVisible(run.leaseOwner)} until ${run.leaseExpiresAt ?? '-'}`)] : []),
     field('key', makeVisible(run.idempotencyKey)),
+    ...(run.upstreamRunId !== null ? [field('after', `run ${run.upstreamRunId} (its SUCCESS created this run)`)] : []),
+    ...run.downstreamRuns.map((d) => field('created', `run ${d.runId} of ${makeVisible(d.schedule)} (${d.status})`)),
+    ...Object.entries(run.inputs ?? {}).map(([name, value]) => field('input', `${makeVisible(name)} = ${makeVisible(value)}`)),
   ];
   if (run.progress) lines.push('', ...renderProgress(run.progress));
   for (const attempt of run.attemptDetails) {

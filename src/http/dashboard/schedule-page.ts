@@ -112,7 +112,7 @@ export async function renderSchedulePage(database: Database, name: string, nowMs
 ${definition.description ? html`<p class="description">${visible(definition.description)}</p>` : ''}
 ${actionsAllowed && detail.status === 'ACTIVE' ? scheduleActions(detail.name, paused) : ''}
 <dl class="facts">
-<dt>When</dt><dd>${visible(describeCronWords(definition.cron))} <code class="muted">${visible(definition.cron)}</code></dd>
+<dt>When</dt><dd>${definition.cron === null ? visible(`after ${(definition.after ?? []).map((a) => a.schedule).join(', ')} succeeds`) : html`${visible(describeCronWords(definition.cron))} <code class="muted">${visible(definition.cron)}</code>`}</dd>
 <dt>Zone</dt><dd>${visible(definition.timezone)}</dd>
 <dt>Next slot</dt><dd>${detail.nextRunAt ? html`${formatInstant(detail.nextRunAt)} (${formatRelative(detail.nextRunAt.getTime(), nowMs)})` : '—'}</dd>
 <dt>Job</dt><dd>${describeJob(definition.job)}</dd>

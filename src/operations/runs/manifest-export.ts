@@ -68,6 +68,7 @@ function exportJob(job: JobDefinition): Fields {
 }
 
 function minIntervalMsOf(definition: Definition): number {
+  if (definition.cron === null) return 86_400_000;
   const parsed = parseCron(definition.cron);
   if (!parsed.ok) throw new Error(`stored definition ${definition.name} has an invalid cron: ${parsed.error.message}`);
   return (minIntervalSeconds(parsed.cron, definition.dayMatch ?? undefined) ?? 86_400) * 1000;
@@ -80,7 +81,8 @@ export function scheduleManifestOf(definition: Definition): Fields {
   const dst = withoutDefaults([['gap', definition.dst.gap, 'shift'], ['fold', definition.dst.fold, 'first']]);
   const businessDate = withoutDefaults([['offsetDays', definition.businessDate.offsetDays, 0]]);
   const spec: Fields = {
-    cron: definition.cron,
+    // A dependent without slots of its own has no cron; its spec.after is written below.
+    ...withoutDefaults([['cron', definition.cron]]),
     timezone: definition.timezone,
     ...withoutDefaults([['enabled', definition.enabled, true], ['dayMatch', definition.dayMatch]]),
     job: exportRunJob(definition.job),
@@ -101,6 +103,8 @@ export function scheduleManifestOf(definition: Definition): Fields {
       ['businessDate', isEmpty(businessDate) ? undefined : businessDate],
       ['approval', definition.approval, 'none'],
       ['payload', definition.payload],
+      ['after', definition.after?.map((entry) => ({ schedule: entry.schedule, status: entry.status }))],
+      ['inputs', definition.inputs],
     ]),
   };
   const metadata: Fields = { name: definition.name, ...withoutDefaults([['description', definition.description], ['owner', definition.owner], ['labels', definition.labels]]) };

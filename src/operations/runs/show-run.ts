@@ -8,6 +8,7 @@ import type { Database } from '../../db/client.js';
 import { findRunDetail, listRunAttempts, listRunEvents, type AttemptRow } from '../../db/run-detail-queries.js';
 import { loadRunProgress } from '../../db/run-progress-queries.js';
 import { findRunSteps, type StepRow } from '../../db/step-queries.js';
+import { findDownstreamRuns, loadRunContexts } from '../../db/dependency-queries.js';
 import { PRIORITY_RANK } from '../../runner/run-types.js';
 import { RunOperationError } from './run-operation-error.js';
 import { describeAttemptFailure, describeRunReason } from './run-reason.js';
@@ -109,6 +110,12 @@ export interface RunDetail {
   events: RunEvent[];
   /** Only when the job reported progress. */
   progress?: RunProgressDetail;
+  /** The upstream run whose SUCCESS created this DEPENDENCY run (`spec.after`); null otherwise. */
+  upstreamRunId: number | null;
+  /** The DEPENDENCY runs this run's SUCCESS created. */
+  downstreamRuns: Array<{ runId: number; schedule: string; status: string }>;
+  /** `spec.inputs` as frozen at the run's first claim; null before it, or without inputs. */
+  inputs: Record<string, string> | null;
 }
 
 const PRIORITY_NAMES = Object.fromEntries(Object.entries(PRIORITY_RANK).map(([name, rank]) => [rank, name])) as Record<number, string>;
@@ -155,7 +162,15 @@ function toStepDetail(row: StepRow): StepDetail {
 export async function showRun(database: Database, runId: number): Promise<RunDetail> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
-  const [attempts, events, reported, steps] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId), loadRunProgress(database.db, runId, SHOWN_ITEMS), findRunSteps(database.db, runId)]);
+  const [attempts, events, reported, steps, contexts, downstream] = await Promise.all([
+    listRunAttempts(database.db, runId),
+    listRunEvents(database.db, runId),
+    loadRunProgress(database.db, runId, SHOWN_ITEMS),
+    findRunSteps(database.db, runId),
+    loadRunContexts(database.db, [runId]),
+    findDownstreamRuns(database.db, runId),
+  ]);
+  const context = contexts.get(runId);
   const last = attempts[attempts.length - 1] ?? null;
   return {
     id: run.id,
@@ -183,6 +198,9 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     steps: steps.map(toStepDetail),
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
     ...(reported.progress ? { progress: { ...reported.progress, updatedAt: reported.progress.updatedAt.toISOString(), items: reported.items } } : {}),
+    upstreamRunId: context?.upstreamRunId ?? null,
+    downstreamRuns: downstream.map((d) => ({ runId: d.runId, schedule: d.scheduleName, status: d.status })),
+    inputs: context?.inputs ?? null,
   };
 }
 

@@ -45,6 +45,8 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
     env.CRONFORM_STEP_OUTPUT = context.step.outputFile;
     env.CRONFORM_STEPS_DIR = context.step.stepsDir;
   }
+  if (context.inputs !== undefined) env.CRONFORM_INPUTS = JSON.stringify(context.inputs);
+  if (context.upstreamRunId !== undefined) env.CRONFORM_UPSTREAM_RUN_ID = String(context.upstreamRunId);
   return env;
 }
 

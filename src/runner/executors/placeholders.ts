@@ -1,8 +1,11 @@
 import { STEP_REFERENCE } from '../../compile/step-rules.js';
 import type { RunContext } from '../run-types.js';
 
-/** The `{{…}}` placeholders a job definition may use; anything else fails the attempt. */
-export const PLACEHOLDER_NAMES = ['businessDate', 'scheduledFor', 'runId', 'attempt', 'idempotencyKey', 'schedule', 'trigger'] as const;
+/**
+ * The `{{…}}` placeholders a job definition may use, plus `{{inputs.NAME}}` for each frozen input
+ * of the run (`spec.inputs`); anything else fails the attempt. upstreamRunId is set for DEPENDENCY runs only.
+ */
+export const PLACEHOLDER_NAMES = ['businessDate', 'scheduledFor', 'runId', 'attempt', 'idempotencyKey', 'schedule', 'trigger', 'upstreamRunId'] as const;
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 
 export type Prepared<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -19,10 +22,14 @@ function isPlaceholderName(name: string): name is PlaceholderName {
  * ever substituted as values (one argv element, one escaped URL part, a JSON string), never parsed
  * again, so a result holding `{{…}}`, quotes or shell syntax stays text.
  */
-export type PlaceholderValues = Record<PlaceholderName, string | null> & { stepResults?: Readonly<Record<string, Record<string, unknown>>> };
+export type PlaceholderValues = Record<PlaceholderName, string | null> & { readonly [input: `inputs.${string}`]: string } & {
+  stepResults?: Readonly<Record<string, Record<string, unknown>>>;
+};
 
 export function placeholderValues(context: RunContext): PlaceholderValues {
+  const inputs = Object.fromEntries(Object.entries(context.inputs ?? {}).map(([name, value]) => [`inputs.${name}`, value]));
   return {
+    ...inputs,
     ...(context.step ? { stepResults: context.step.results } : {}),
     businessDate: context.businessDate,
     scheduledFor: context.scheduledFor,
@@ -31,6 +38,7 @@ export function placeholderValues(context: RunContext): PlaceholderValues {
     idempotencyKey: context.idempotencyKey,
     schedule: context.schedule,
     trigger: context.trigger,
+    upstreamRunId: context.upstreamRunId === undefined ? null : String(context.upstreamRunId),
   };
 }
 
@@ -57,11 +65,12 @@ export function substitutePlaceholders(
       }
       return encode(result);
     }
-    if (!isPlaceholderName(name)) {
-      error = `unknown placeholder {{${name}}} in ${where} (known: ${PLACEHOLDER_NAMES.join(', ')})`;
+    const isInput = name.startsWith('inputs.') && Object.hasOwn(values, name);
+    if (!isPlaceholderName(name) && !isInput) {
+      error = `unknown placeholder {{${name}}} in ${where} (known: ${[...PLACEHOLDER_NAMES, ...Object.keys(values).filter((key) => key.startsWith('inputs.'))].join(', ')})`;
       return whole;
     }
-    const replacement = values[name];
+    const replacement = values[name as PlaceholderName];
     if (replacement === null) {
       error = `placeholder {{${name}}} in ${where} has no value for this run`;
       return whole;

@@ -68,6 +68,19 @@ async function exportedDatabase(): Promise<Database> {
 }
 
 describe('exportSchedules', () => {
+  it('writes a dependent without a cron, with its spec.after and inputs, back to the same digest', async () => {
+    database = await databaseWith([scheduleSource('extract'), scheduleSource('load', { cron: undefined, after: [{ schedule: 'extract' }], inputs: { from: '{{businessDate - 7d}}' } })]);
+    const outDir = path.join(scratch, 'dependent');
+    await exportSchedules(database, { outDir, groupBy: 'none', force: false });
+    const text = readFileSync(path.join(outDir, 'load.yaml'), 'utf8');
+    expect(text).not.toMatch(/^\s*cron:/m);
+    expect(text).toMatch(/^ {2}after:/m);
+    const compiled = compileSources((await loadManifestSources([outDir], { cwd: scratch })).sources, NOW_MS);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const stored = new Map((await listStoredSchedules(database.db)).map((s) => [s.name, s.digest]));
+    expect(compiled.schedules.find((s) => s.definition.name === 'load')?.digest).toBe(stored.get('load'));
+  });
+
   it('writes manifests that compile back to the stored digests, so plan shows no change', async () => {
     database = await exportedDatabase();
     const outDir = path.join(scratch, 'per-schedule');

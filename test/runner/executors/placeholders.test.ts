@@ -20,8 +20,8 @@ describe('substitutePlaceholders', () => {
   });
 
   it.each([
-    ['{{ bizDate }}', values, 'unknown placeholder {{bizDate}} in command[1] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
-    ['{{}}', values, 'unknown placeholder {{}} in command[1] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
+    ['{{ bizDate }}', values, 'unknown placeholder {{bizDate}} in command[1] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
+    ['{{}}', values, 'unknown placeholder {{}} in command[1] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
     ['{{businessDate}}', { ...values, businessDate: null }, 'placeholder {{businessDate}} in command[1] has no value for this run'],
   ])('refuses %s', (text, given, error) => {
     expect(substitutePlaceholders(text, given, 'command[1]')).toEqual({ ok: false, error });

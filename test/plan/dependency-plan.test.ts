@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { compileSources, type CompileResult } from '../../src/compile/compile-sources.js';
+import { buildPlan } from '../../src/plan/build-plan.js';
+import { definitionsById, type StoredSchedule } from '../../src/compile/stored-schedule.js';
+import type { Plan } from '../../src/plan/plan-types.js';
+import { storedAfterApply } from '../support/stored-schedules.js';
+
+const NOW_MS = Date.parse('2026-03-08T06:30:00Z');
+
+function compile(specs: Array<[string, Record<string, unknown>]>): CompileResult {
+  const text = specs.map(([name, spec]) => stringify({ apiVersion: 'cronform/v1', kind: 'Schedule', metadata: { name }, spec: { timezone: 'UTC', job: { type: 'command', command: ['true'] }, ...spec } })).join('---\n');
+  const result = compileSources([{ file: 'schedules/all.yaml', text }], NOW_MS);
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result;
+}
+
+function plan(desired: CompileResult, current: StoredSchedule[]): Plan {
+  return buildPlan({ desired, current, storedDefinitions: definitionsById(current), history: new Map(), nowMs: NOW_MS, against: { kind: 'database', engine: 'pglite' } });
+}
+
+const change = (p: Plan, name: string) => p.changes.find((c) => c.name === name)!;
+
+describe('plan of spec.after and spec.inputs', () => {
+  const before = compile([['extract', { cron: '0 3 * * *' }], ['load', { cron: '0 5 * * *', criticality: 'HIGH' }]]);
+
+  it('a new dependent says what it follows instead of runs per day', () => {
+    const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['load', { cron: '0 5 * * *', criticality: 'HIGH' }], ['publish', { after: [{ schedule: 'load' }], inputs: { day: '{{businessDate}}' } }]]), storedAfterApply(before));
+    expect(change(p, 'publish').headline).toBe('new: follows load (one run per SUCCESS)');
+  });
+
+  it('a dependency added to a schedule is a changed field named in the headline', () => {
+    const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH', inputs: { from: '{{businessDate - 7d}}' } }]]), storedAfterApply(before));
+    const load = change(p, 'load');
+    expect(load.headline).toBe('follows extract (one run per SUCCESS); changed inputs, cron, after');
+    expect(load.changedPaths).toEqual(expect.arrayContaining(['after', 'cron', 'inputs']));
+  });
+
+  it('disabling an upstream that still has dependents is a finding, HIGH for a HIGH dependent', () => {
+    const chained = compile([['extract', { cron: '0 3 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH' }]]);
+    const p = plan(compile([['extract', { cron: '0 3 * * *', enabled: false }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH' }]]), storedAfterApply(chained));
+    const finding = change(p, 'extract').findings.find((f) => f.code === 'CF206');
+    expect(finding).toMatchObject({ level: 'HIGH', message: 'disabling extract stops its dependents too: load (HIGH) run only after it succeeds' });
+  });
+});
