@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
+import { STOP_MARGIN_MS } from '../../src/runner/policy/lease.js';
 import { Worker } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
@@ -69,8 +70,13 @@ describe('leases of a runner cut off from the database', () => {
     expect(jobs.abortedAtMs.get(runId!)! + killGraceMs).toBeLessThanOrEqual(expiresMs);
     expect(await worker.waitForExecutions(5_000)).toBe(true);
     expect(await worker.flushCompletions()).toBe(0);
-    await runReconcileTick(database, { nowMs: clock.nowMs(), runnerSilenceMs: 60_000 });
-    expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`)).toEqual([{ status: 'RETRY_PENDING', attempt: 'STALLED' }]);
+    // The reconcilers wait out the owner's kill grace (this worker has no runner row: the
+    // default they are given) and the stop margin after expiry before they retry the run.
+    const statuses = () => queryRows(database!.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`);
+    await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
+    expect(await statuses()).toEqual([{ status: 'RUNNING', attempt: 'RUNNING' }]);
+    await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS + 1, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
+    expect(await statuses()).toEqual([{ status: 'RETRY_PENDING', attempt: 'STALLED' }]);
   });
 
   it('keeps a job running while its heartbeats succeed', async () => {
