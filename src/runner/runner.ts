@@ -183,7 +183,7 @@ export class Runner {
       for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
       throw error;
     }
-    this.reaper.start(this.killGraceMs);
+    this.reaper.start(this.killGraceMs, (problem) => this.logger.error(problem));
     this.logger.info('runner started', { concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
   }
