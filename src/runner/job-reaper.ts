@@ -7,6 +7,7 @@
  * still run; the risk (orphans after a SIGKILL of the runner) is logged, never hidden.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
@@ -16,8 +17,14 @@ const REAPER_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 /** A reaper that keeps dying is restarted at most this often. */
 const RESTART_AFTER_MS = 1_000;
 
+/** The variable that marks a job as started by one runner process (see ProcessGroupRegistry.jobMarker). */
+export const RUNNER_MARKER_ENV = 'CRONFORM_RUNNER_TOKEN';
+
 export class JobReaper implements ProcessGroupRegistry {
   private child: ChildProcess | undefined;
+  /** Unique to this runner process, so a reaper never touches another runner's jobs. */
+  private readonly token = randomUUID();
+  readonly jobMarker: Readonly<Record<string, string>> = { [RUNNER_MARKER_ENV]: this.token };
   /** The groups of the jobs running now: re-registered with a restarted reaper. */
   private readonly groups = new Set<number>();
   private killGraceMs = 0;
@@ -59,7 +66,7 @@ export class JobReaper implements ProcessGroupRegistry {
   private spawnReaper(): void {
     this.lastStartMs = Date.now();
     // Detached: Ctrl-C in a terminal signals the runner's group, not the reaper.
-    const child = spawn(process.execPath, [REAPER_SCRIPT, String(this.killGraceMs)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    const child = spawn(process.execPath, [REAPER_SCRIPT, String(this.killGraceMs), `${RUNNER_MARKER_ENV}=${this.token}`], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     this.child = child;
     const lost = (why: string): void => {
       if (this.child !== child) return;
