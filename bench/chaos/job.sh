@@ -8,12 +8,23 @@
 kind=$1 version=$2 seconds=$3 exclusive=$4 dir=$5
 log="$dir/jobs.log"
 exec 9>"$dir/locks/run-$CRONFORM_RUN_ID"
-flock -n 9 || echo "OVERLAP_RUN $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $CRONFORM_SCHEDULE" >>"$log"
+if ! flock -n 9; then
+  echo "OVERLAP_RUN $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $CRONFORM_SCHEDULE $(date +%s%3N) $$" >>"$log"
+  # Who holds the lock, for the post-mortem (rare: only on an overlap): every process with the
+  # lock file open, with its group, parent, state and age in seconds.
+  for fd_dir in /proc/[0-9]*/fd; do
+    holder=${fd_dir#/proc/}; holder=${holder%/fd}
+    [ "$holder" = $$ ] && continue
+    if ls -l "$fd_dir" 2>/dev/null | grep -q "locks/run-$CRONFORM_RUN_ID\$"; then
+      echo "HOLDER run $CRONFORM_RUN_ID attempt $CRONFORM_ATTEMPT $(date +%s%3N): $(ps -o pid=,pgid=,ppid=,stat=,etimes=,args= -p "$holder" 2>&1)" >>"$dir/overlaps.log"
+    fi
+  done
+fi
 if [ "$exclusive" = 1 ]; then
   exec 8>"$dir/locks/schedule-$CRONFORM_SCHEDULE"
   flock -n 8 || echo "OVERLAP_SCHEDULE $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $CRONFORM_SCHEDULE" >>"$log"
 fi
-echo "START $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $version $CRONFORM_SCHEDULE" >>"$log"
+echo "START $CRONFORM_RUN_ID $CRONFORM_ATTEMPT $version $CRONFORM_SCHEDULE $(date +%s%3N) $$" >>"$log"
 code=0
 case "$kind" in
   ok) sleep "$seconds" ;;

@@ -31,6 +31,11 @@ const now = () => Date.now();
 
 /** Fixed in the runner (RunnerOptions.reconcileIntervalMs default); the verdict allows for it. */
 const RECONCILE_INTERVAL_MS = 10_000;
+/**
+ * src/runner/policy/lease.ts STOP_MARGIN_MS: an expired lease is resolved only once its owner's
+ * kill grace and this margin have passed too (the job may still be dying until then).
+ */
+const STOP_MARGIN_MS = 1_000;
 /** A runnable run unclaimed for this long while every runner is up is stuck. */
 const STUCK_GAP_MS = 15_000;
 
@@ -90,6 +95,8 @@ const settings = {
   outageMs: durationMs(flags['outage-length']),
   seed: flags.seed === undefined ? randomInt(2 ** 31) : Number(flags.seed),
 };
+/** How long after expiry a lease is resolved at the earliest (policy/lease.ts stallResolvableAtMs). */
+const stallGraceMs = settings.killGraceMs + STOP_MARGIN_MS;
 settings.calmMs = flags.calm ? durationMs(flags.calm) : Math.max(15_000, Math.round(settings.chaosMs * 0.15));
 const random = createRandom(settings.seed ^ 0x5eed);
 
@@ -408,7 +415,7 @@ async function main() {
     const stuckRuns = await findStuckRuns(STUCK_GAP_MS);
     const stuckCheckMs = now();
     const { rows: expiredRows } = await probe.query(
-      `select count(*)::int as n from schedule_runs where status = 'RUNNING' and lease_expires_at < clock_timestamp() - interval '${RECONCILE_INTERVAL_MS} milliseconds'`,
+      `select count(*)::int as n from schedule_runs where status = 'RUNNING' and lease_expires_at < clock_timestamp() - interval '${RECONCILE_INTERVAL_MS + stallGraceMs} milliseconds'`,
     );
     const windowEndMs = stuckCheckMs - 5000;
     fleet.finalStop = true;
@@ -427,7 +434,7 @@ async function main() {
     // Calm: before the first kill, and the settle phase once a reconcile interval has passed.
     const calmWindows = [
       [calmStartMs + 3000, chaosStartMs],
-      [settleStartMs + settings.leaseMs + RECONCILE_INTERVAL_MS, stuckCheckMs - 3000],
+      [settleStartMs + settings.leaseMs + stallGraceMs + RECONCILE_INTERVAL_MS, stuckCheckMs - 3000],
     ];
     const logs = readRunnerLogs(outageWindows);
     verdicts = computeVerdicts(facts, jobLog, {
@@ -435,6 +442,7 @@ async function main() {
       stuckRuns,
       misfireThresholdMs: settings.misfireThresholdMs,
       reconcileIntervalMs: RECONCILE_INTERVAL_MS,
+      stallGraceMs,
       leaseSampleSlackMs: 2000,
       leaseSamples,
       longTransactions,

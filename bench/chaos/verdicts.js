@@ -218,7 +218,9 @@ export function computeVerdicts(facts, jobLog, context) {
   // 3. Expired leases.
   const outside = context.leaseSamples.filter((s) => !within(s.atMs, context.excusedWindows));
   const worstMs = Math.max(0, ...outside.map((s) => s.expiredMs));
-  const limitMs = context.reconcileIntervalMs + context.leaseSampleSlackMs;
+  // An expired lease waits out its owner's kill grace and the stop margin (the job may still be
+  // dying), then at most a reconcile interval.
+  const limitMs = context.reconcileIntervalMs + (context.stallGraceMs ?? 0) + context.leaseSampleSlackMs;
   add(
     'RUNNING runs with an expired lease older than the reconcile interval',
     `${context.expiredAtEnd} at the end; oldest seen ${(worstMs / 1000).toFixed(1)} s`,

@@ -17,14 +17,21 @@ export interface ExpiredLease {
   started: boolean;
 }
 
-/** RUNNING runs whose lease expired (their runner died or hung), locked for this transaction. */
-export async function takeExpiredLeases(tx: Executor, now: Date, limit: number): Promise<ExpiredLease[]> {
+/**
+ * RUNNING runs whose lease expired (their runner died or hung) at least its owner's kill grace
+ * plus `stopMarginMs` ago, locked for this transaction: until then the job may still be dying
+ * (policy/lease.ts, stallResolvableAtMs). An owner that recorded no kill grace (an older version,
+ * or no runner row) is assumed to use `defaultKillGraceMs`.
+ */
+export async function takeExpiredLeases(tx: Executor, now: Date, limit: number, grace: { defaultKillGraceMs: number; stopMarginMs: number }): Promise<ExpiredLease[]> {
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; schedule_name: string; scheduled_for: string | Date; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
     tx,
     sql`select r.id, r.schedule_id, s.name as schedule_name, r.scheduled_for, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
           not exists (select 1 from run_attempts a where a.run_id = r.id and a.attempt = r.attempts and a.status = 'CLAIMED') as started
         from active_runs x join schedule_runs r on r.id = x.run_id join schedules s on s.id = r.schedule_id
+          left join runners w on w.id = r.lease_owner
         where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
+          and r.lease_expires_at + (coalesce(w.kill_grace_ms, ${grace.defaultKillGraceMs}) + ${grace.stopMarginMs}) * interval '1 millisecond' < ${now.toISOString()}::timestamptz
         order by r.lease_expires_at limit ${limit}
         for update of r skip locked`,
   );
@@ -108,11 +115,11 @@ export async function requeueUnstartedRuns(tx: Executor, runs: Array<{ runId: nu
   return rows.length;
 }
 
-export async function upsertRunner(executor: Executor, runner: { id: string; hostname: string; pid: number; version: string }, now: Date): Promise<void> {
+export async function upsertRunner(executor: Executor, runner: { id: string; hostname: string; pid: number; version: string; killGraceMs?: number }, now: Date): Promise<void> {
   await executor.execute(
-    sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at)
-        values (${runner.id}, ${runner.hostname}, ${runner.pid}, ${runner.version}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
-        on conflict (id) do update set heartbeat_at = excluded.heartbeat_at, stopped_at = null`,
+    sql`insert into runners (id, hostname, pid, version, started_at, heartbeat_at, kill_grace_ms)
+        values (${runner.id}, ${runner.hostname}, ${runner.pid}, ${runner.version}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${runner.killGraceMs ?? null})
+        on conflict (id) do update set heartbeat_at = excluded.heartbeat_at, stopped_at = null, kill_grace_ms = excluded.kill_grace_ms`,
   );
 }
 

@@ -314,6 +314,12 @@ export const runners = pgTable('runners', {
   startedAt: instant('started_at').notNull(),
   heartbeatAt: instant('heartbeat_at').notNull(),
   stoppedAt: instant('stopped_at'),
+  /**
+   * The runner's SIGTERM → SIGKILL grace: how long after its lease expires a job it was stopping
+   * may still be alive, so the reconciler waits that long (plus a margin) before a retry.
+   * Null for runners of versions that did not record it: the reconciler assumes its own.
+   */
+  killGraceMs: integer('kill_grace_ms'),
 });
 
 /** Repository-wide settings written by apply; today only the compiled Policy (key `policy`). */

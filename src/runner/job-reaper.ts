@@ -1,29 +1,44 @@
 /**
  * Starts `bin/job-reaper.js` beside the runner (see that file for why) and reports job process
- * groups to it. If the reaper cannot start, jobs still run; the risk (orphans after a SIGKILL of
- * the runner) is logged once, never hidden.
+ * groups to it. The reaper is what stops the jobs of a runner killed with SIGKILL before the
+ * reconciler of another replica may retry them (policy/lease.ts, stallResolvableAtMs), so it is
+ * watched: a reaper that could not start or that exits while the runner runs is reported and
+ * started again, with every group still running re-registered. If it cannot run at all, jobs
+ * still run; the risk (orphans after a SIGKILL of the runner) is logged, never hidden.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
 
 /** Both `src/runner` and `dist/runner` sit two levels below the package root. */
 const REAPER_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'job-reaper.js');
+/** A reaper that keeps dying is restarted at most this often. */
+const RESTART_AFTER_MS = 1_000;
+
+/** The variable that marks a job as started by one runner process (see ProcessGroupRegistry.jobMarker). */
+export const RUNNER_MARKER_ENV = 'CRONFORM_RUNNER_TOKEN';
 
 export class JobReaper implements ProcessGroupRegistry {
   private child: ChildProcess | undefined;
+  /** Unique to this runner process, so a reaper never touches another runner's jobs. */
+  private readonly token = randomUUID();
+  readonly jobMarker: Readonly<Record<string, string>> = { [RUNNER_MARKER_ENV]: this.token };
+  /** The groups of the jobs running now: re-registered with a restarted reaper. */
+  private readonly groups = new Set<number>();
+  private killGraceMs = 0;
+  private report: (problem: string) => void = () => {};
+  private stopped = true;
+  private lastStartMs = Number.NEGATIVE_INFINITY;
+  private restartTimer: NodeJS.Timeout | undefined;
 
-  start(killGraceMs: number): void {
+  start(killGraceMs: number, report?: (problem: string) => void): void {
     if (process.platform === 'win32') return;
-    // Detached: Ctrl-C in a terminal signals the runner's group, not the reaper.
-    this.child = spawn(process.execPath, [REAPER_SCRIPT, String(killGraceMs)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-    this.child.on('error', () => {
-      this.child = undefined;
-    });
-    this.child.stdin?.on('error', () => undefined);
-    this.child.unref();
-    (this.child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    this.killGraceMs = killGraceMs;
+    if (report) this.report = report;
+    this.stopped = false;
+    this.spawnReaper();
   }
 
   get pid(): number | undefined {
@@ -31,16 +46,45 @@ export class JobReaper implements ProcessGroupRegistry {
   }
 
   add(groupId: number): void {
+    this.groups.add(groupId);
     this.child?.stdin?.write(`+${groupId}\n`);
   }
 
   remove(groupId: number): void {
+    this.groups.delete(groupId);
     this.child?.stdin?.write(`-${groupId}\n`);
   }
 
-  /** A clean stop: nothing is left to kill, so the reaper just exits. */
+  /** A clean stop: nothing is left to kill, so the reaper just exits (it stops any group still listed). */
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
     this.child?.stdin?.end();
     this.child = undefined;
+  }
+
+  private spawnReaper(): void {
+    this.lastStartMs = Date.now();
+    // Detached: Ctrl-C in a terminal signals the runner's group, not the reaper.
+    const child = spawn(process.execPath, [REAPER_SCRIPT, String(this.killGraceMs), `${RUNNER_MARKER_ENV}=${this.token}`], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    this.child = child;
+    const lost = (why: string): void => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      if (this.stopped) return;
+      this.report(`job reaper ${why}: the jobs of this runner would outlive a SIGKILL of it; starting it again`);
+      // Real time: this watches a real process (the runner's clock may be a test's manual one).
+      this.restartTimer = setTimeout(() => {
+        if (!this.stopped && this.child === undefined) this.spawnReaper();
+      }, Math.max(0, this.lastStartMs + RESTART_AFTER_MS - Date.now()));
+      this.restartTimer.unref();
+    };
+    child.on('error', (error) => lost(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    child.on('exit', (code, signal) => lost(`exited (${signal ?? `code ${code}`})`));
+    child.stdin?.on('error', () => undefined);
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    // Registered before any new job can be: groups of jobs that started while no reaper ran.
+    if (this.groups.size > 0) child.stdin?.write([...this.groups].map((group) => `+${group}\n`).join(''));
   }
 }

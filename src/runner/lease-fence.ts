@@ -28,6 +28,11 @@ export class LeaseFence<T> {
     if (this.deadlines.size === 0) this.clearTimer();
   }
 
+  /** The deadline of `item`; undefined when it has none (never armed, disarmed, or already due). */
+  deadlineOf(item: T): number | undefined {
+    return this.deadlines.get(item);
+  }
+
   get size(): number {
     return this.deadlines.size;
   }

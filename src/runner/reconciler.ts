@@ -11,7 +11,7 @@ import { endExpiredPauses } from '../db/pause-queries.js';
 import { drainFinalEvents, pruneFinalEvents } from '../db/final-event-queries.js';
 import { promotePendingRuns } from '../db/worker-queries.js';
 import type { RetryDefinition, OnStall } from '../compile/definition.js';
-import { stallDecision } from './policy/lease.js';
+import { DEFAULT_KILL_GRACE_MS, STOP_MARGIN_MS, stallDecision } from './policy/lease.js';
 import type { ExpiredAttempt, RunObserver } from './run-observer.js';
 
 export interface ReconcileResult {
@@ -36,6 +36,13 @@ export interface ReconcileOptions {
   nowMs: number;
   runnerSilenceMs: number;
   batchSize?: number;
+  /**
+   * The kill grace assumed for a lease owner that recorded none (runners.kill_grace_ms is null:
+   * an older version). An expired lease is resolved only once its owner's kill grace and
+   * STOP_MARGIN_MS have passed too (policy/lease.ts, stallResolvableAtMs). Default 5 s, the
+   * runner's default.
+   */
+  defaultKillGraceMs?: number;
   /** false: leave expired leases alone this time (the runner was itself cut off; see Runner.tick). */
   resolveStalls?: boolean;
   /** Told of the expired leases resolved, once the transaction has committed. */
@@ -50,7 +57,8 @@ export async function runReconcileTick(database: Database, options: ReconcileOpt
     // Its statements reach runs through active_runs and primary keys; stale statistics must not
     // turn one into a scan of the whole run history on every reconcile.
     await preferIndexScans(tx);
-    const leases = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500);
+    const grace = { defaultKillGraceMs: options.defaultKillGraceMs ?? DEFAULT_KILL_GRACE_MS, stopMarginMs: STOP_MARGIN_MS };
+    const leases = options.resolveStalls === false ? [] : await takeExpiredLeases(tx, now, options.batchSize ?? 500, grace);
     // A run that never left its dead runner's local queue did not stall: it goes back in line.
     const requeued = await requeueUnstartedRuns(tx, leases.filter((l) => !l.started).map((l) => ({ runId: l.runId, attempt: l.attempt })), now);
     const expired = leases.filter((l) => l.started);

@@ -22,6 +22,7 @@ import { runReconcileTick } from './reconciler.js';
 import { runSchedulerTick } from './scheduler.js';
 import { DefinitionCache } from './definition-cache.js';
 import { JobReaper } from './job-reaper.js';
+import { DEFAULT_KILL_GRACE_MS } from './policy/lease.js';
 import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
@@ -76,6 +77,8 @@ export class Runner {
   private readonly logger: Logger;
   private readonly observer: RunObserver;
   private readonly leaseMs: number;
+  /** SIGTERM → SIGKILL grace of this runner's jobs; recorded with its runner row for the reconcilers. */
+  private readonly killGraceMs: number;
   private readonly reconcileIntervalMs: number;
   private readonly lookaheadMs: number;
   private policy: StoredPolicy = defaultStoredPolicy;
@@ -119,6 +122,7 @@ export class Runner {
     );
     this.drainsFinalEvents = typeof options.observer?.finalEventsDrained === 'function';
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
     this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? DEFAULT_SLOT_LOOKAHEAD_MS);
     this.reachingDatabaseSinceMs = options.reachingDatabaseSinceMs ?? options.clock.nowMs();
@@ -130,7 +134,7 @@ export class Runner {
         concurrency: options.concurrency,
         prefetch: options.prefetch ?? 1_000,
         leaseMs: this.leaseMs,
-        killGraceMs: options.killGraceMs ?? 5_000,
+        killGraceMs: this.killGraceMs,
         baseDir: options.baseDir,
         env: options.env,
         wake: () => this.wake(),
@@ -173,7 +177,7 @@ export class Runner {
    */
   async start(): Promise<void> {
     try {
-      await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev' }, new Date(this.options.clock.nowMs()));
+      await upsertRunner(this.database.db, { id: this.id, hostname: hostname(), pid: process.pid, version: this.options.version ?? 'dev', killGraceMs: this.killGraceMs }, new Date(this.options.clock.nowMs()));
       for (const channel of [SCHEDULES_CHANNEL, RUNS_CHANNEL]) {
         // After a reconnect, a change may have been missed: behave as if notified.
         this.unlisten.push(await this.database.listen(channel, () => this.onNotified(channel), () => this.onNotified(channel)));
@@ -184,7 +188,7 @@ export class Runner {
       for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
       throw error;
     }
-    this.reaper.start(this.options.killGraceMs ?? 5_000);
+    this.reaper.start(this.killGraceMs, (problem) => this.logger.error(problem));
     this.logger.info('runner started', { concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
   }
@@ -311,7 +315,7 @@ export class Runner {
     }
     if (nowMs >= this.nextReconcileMs) {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
-      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, observer: this.observer, drainFinalEvents: this.drainsFinalEvents });
+      const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, defaultKillGraceMs: this.killGraceMs, observer: this.observer, drainFinalEvents: this.drainsFinalEvents });
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0 || result.finalEventsPruned > 0) this.logger.warn('reconciled', { ...result });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }

@@ -27,6 +27,7 @@ import { loadPriorProgress, saveLiveProgress, type ProgressCounts } from '../db/
 import { summarizeRunProgress } from './policy/run-progress.js';
 import { freezeRunContexts, needsFrozenContext } from './run-context-freezer.js';
 import { nextAverageDurationMs, prefetchTarget } from './policy/prefetch.js';
+import { fenceDeadlineMs } from './policy/lease.js';
 import type { ExecutionOutcome } from './run-types.js';
 import type { CancelTimer } from '../shared/clock.js';
 import type { RunObserver } from './run-observer.js';
@@ -192,7 +193,18 @@ export class Worker {
   }
 
   private startReady(): void {
-    while (this.executing < this.options.concurrency && this.ready.length > 0) this.start(this.ready.shift() as InFlight);
+    while (this.executing < this.options.concurrency && this.ready.length > 0) {
+      const entry = this.ready.shift() as InFlight;
+      // Past its fence, a job must not start: the fence's timer has not run yet (a loaded loop, or
+      // the claim's definitions read waited for the database), and the lease may be about to
+      // expire or have expired, with a retry on another runner soon after. Left to the reconciler.
+      const deadlineMs = this.fence.deadlineOf(entry);
+      if (deadlineMs !== undefined && this.options.clock.nowMs() >= deadlineMs) {
+        this.abandon(entry.run.id);
+        continue;
+      }
+      this.start(entry);
+    }
   }
 
   private start(entry: InFlight): void {
@@ -217,12 +229,14 @@ export class Worker {
    * attempts of one run execute at once. So the job is stopped killGraceMs before its lease runs
    * out (its process group is dead at expiry), but never before two heartbeats (leaseMs / 3 apart)
    * have been missed: then at expiry - leaseMs / 4, and a job that ignores SIGTERM may outlive
-   * the lease by at most killGraceMs - leaseMs / 4. The outcome is not written: the reconciler
-   * resolves the run per onStall, like the run of a runner that died.
+   * the lease by at most killGraceMs - leaseMs / 4, which the reconcilers wait out (they resolve
+   * an expired lease only killGraceMs + STOP_MARGIN_MS after expiry; policy/lease.ts). The
+   * outcome is not written: the reconciler resolves the run per onStall, like the run of a
+   * runner that died. A run still in the local queue at its fence is never started (startReady).
    */
   private armFence(entry: InFlight, leaseExpiresAtMs: number): void {
     if (entry.ended) return;
-    this.fence.arm(entry, leaseExpiresAtMs - Math.min(this.options.killGraceMs, this.options.leaseMs / 4));
+    this.fence.arm(entry, fenceDeadlineMs(leaseExpiresAtMs, this.options.leaseMs, this.options.killGraceMs));
   }
 
   private record(entry: InFlight, outcome: ExecutionOutcome): void {

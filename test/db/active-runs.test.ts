@@ -200,7 +200,7 @@ async function activeAsSeenBy(database: Database, scheduleIds: number[], nowMs: 
     unfinished: (await listUnfinishedRuns(database.db, 10)).total,
     statusActiveRuns: summaries.map((s) => s.activeRuns),
     earliestRunAfter: await findEarliestRunAfter(database.db, new Date(nowMs - 86_400_000 * 7)),
-    expiredLeases: (await database.db.transaction((tx) => takeExpiredLeases(tx, new Date(nowMs + 86_400_000), 10))).length,
+    expiredLeases: (await database.db.transaction((tx) => takeExpiredLeases(tx, new Date(nowMs + 86_400_000), 10, { defaultKillGraceMs: 5_000, stopMarginMs: 1_000 }))).length,
   };
 }
 

@@ -9,7 +9,9 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { Runner } from '../../src/runner/runner.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
+import { STOP_MARGIN_MS } from '../../src/runner/policy/lease.js';
 import { Worker } from '../../src/runner/worker.js';
+import { DefinitionCache } from '../../src/runner/definition-cache.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
@@ -69,8 +71,44 @@ describe('leases of a runner cut off from the database', () => {
     expect(jobs.abortedAtMs.get(runId!)! + killGraceMs).toBeLessThanOrEqual(expiresMs);
     expect(await worker.waitForExecutions(5_000)).toBe(true);
     expect(await worker.flushCompletions()).toBe(0);
-    await runReconcileTick(database, { nowMs: clock.nowMs(), runnerSilenceMs: 60_000 });
-    expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`)).toEqual([{ status: 'RETRY_PENDING', attempt: 'STALLED' }]);
+    // The reconcilers wait out the owner's kill grace (this worker has no runner row: the
+    // default they are given) and the stop margin after expiry before they retry the run.
+    const statuses = () => queryRows(database!.db, sql`select r.status, a.status as attempt from schedule_runs r join run_attempts a on a.run_id = r.id`);
+    await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
+    expect(await statuses()).toEqual([{ status: 'RUNNING', attempt: 'RUNNING' }]);
+    await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS + 1, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
+    expect(await statuses()).toEqual([{ status: 'RETRY_PENDING', attempt: 'STALLED' }]);
+  });
+
+  it('never starts a job whose fence has passed before it could start (the claim waited for the database)', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'a.yaml': scheduleManifest('late', { cron: '0 0 1 1 *', timeout: '10m', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' } }) }, T0);
+    await queueManualRun(database, new Date(T0).toISOString());
+    const leaseMs = 1_500;
+    const clock = new ManualClock(T0);
+    const jobs = heldJobs();
+    // The definitions read after the claim waits for the database (an outage beginning), and
+    // gets through once the lease is past its fence: starting the job then would run it with
+    // its lease about to expire and its retry about to start elsewhere.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const definitions = new DefinitionCache();
+    const require = definitions.require.bind(definitions);
+    definitions.require = async (...args) => {
+      await gate;
+      return require(...args);
+    };
+    const worker = new Worker(database, { runnerId: 'slow-claim', clock, concurrency: 1, leaseMs, killGraceMs: 200, baseDir: process.cwd(), env: {}, execute: jobs.execute }, policy, definitions);
+    const claiming = worker.claimAndStart();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.set(T0 + leaseMs - 200);
+    open();
+    expect(await claiming).toBe(1);
+    expect(jobs.started).toEqual([]);
+    expect(worker.activeCount).toBe(0);
+    // Left to the reconciler, like the run of a runner that died.
+    await runReconcileTick(database, { nowMs: T0 + leaseMs + 200 + STOP_MARGIN_MS + 1, runnerSilenceMs: 60_000, defaultKillGraceMs: 200 });
+    expect(await queryRows(database.db, sql`select r.status from schedule_runs r`)).toEqual([{ status: 'RETRY_PENDING' }]);
   });
 
   it('keeps a job running while its heartbeats succeed', async () => {

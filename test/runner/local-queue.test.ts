@@ -13,6 +13,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import type { StoredPolicy } from '../../src/db/settings-queries.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
+import { STOP_MARGIN_MS } from '../../src/runner/policy/lease.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { heldJobs } from './held-jobs.js';
@@ -213,7 +214,10 @@ describe('worker local queue', () => {
     database = setup.database;
     await queueRuns(database, 10);
     await fillLocalQueue(setup); // 2 running, 3 waiting; then the runner is gone
-    await runReconcileTick(database, { nowMs: T0 + 31_000, runnerSilenceMs: 90_000 });
+    // Lease 30 s. Its owner ('r1', no runner row) is assumed to use a kill grace of 5 s: until
+    // expiry + 5 s + the stop margin, its jobs may still be dying, so nothing is resolved.
+    expect(await runReconcileTick(database, { nowMs: T0 + 30_000 + 5_000 + STOP_MARGIN_MS, runnerSilenceMs: 90_000, defaultKillGraceMs: 5_000 })).toMatchObject({ stalled: 0, requeued: 0 });
+    await runReconcileTick(database, { nowMs: T0 + 30_000 + 5_000 + STOP_MARGIN_MS + 1_000, runnerSilenceMs: 90_000, defaultKillGraceMs: 5_000 });
     const rows = await queryRows<{ status: string; attempts: number; max_attempts: number; attempt_status: string }>(
       database.db,
       sql`select r.status, r.attempts, r.max_attempts, a.status as attempt_status from schedule_runs r join run_attempts a on a.run_id = r.id and a.attempt = r.attempts

@@ -14,6 +14,7 @@ import { queryRows, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { runReconcileTick } from '../../src/runner/reconciler.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cli = path.join(repoRoot, 'bin', 'run.js');
@@ -33,7 +34,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -60,8 +61,8 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attem
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  function startRunner(): ChildProcess {
-    const child = spawn(process.execPath, [cli, 'runner', '--database-url', server.url, '--lease', '2s', '--concurrency', '2', '--kill-grace', '1s', '--base-dir', scratch], { stdio: 'ignore', env: { ...process.env, CRONFORM_LOG_LEVEL: 'error' } });
+  function startRunner(killGrace = '1s'): ChildProcess {
+    const child = spawn(process.execPath, [cli, 'runner', '--database-url', server.url, '--lease', '2s', '--concurrency', '2', '--kill-grace', killGrace, '--base-dir', scratch], { stdio: 'ignore', env: { ...process.env, CRONFORM_LOG_LEVEL: 'error' } });
     runners.push(child);
     return child;
   }
@@ -97,5 +98,89 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attem
       [1, 'STALLED'],
       [2, 'SUCCEEDED'],
     ]);
-  }, 60_000);
+  }, 150_000);
+
+  it('does not retry the run of a runner killed late in its lease before its job, which ignores SIGTERM, is dead', async () => {
+    // The job ignores SIGTERM, so it dies only of the reaper's SIGKILL, a kill grace (1.5 s)
+    // after the runner's death; the runner is frozen first (SIGSTOP: no heartbeat, no fence) and
+    // killed 300 ms before its lease expires. Attempt 2 records whether attempt 1 still lived.
+    const dir = mkdtempSync(path.join(scratch, 'late-'));
+    const script = `const fs = require('fs');
+      if (process.env.CRONFORM_ATTEMPT === '1') { process.on('SIGTERM', () => {}); fs.writeFileSync('attempt-1.pid', String(process.pid)); setInterval(() => {}, 1000); }
+      else { let alive = true; try { process.kill(Number(fs.readFileSync('attempt-1.pid', 'utf8')), 0); alive = !/^\\S+ \\(.*\\) Z/.test(fs.readFileSync('/proc/' + fs.readFileSync('attempt-1.pid', 'utf8') + '/stat', 'utf8')); } catch { alive = false; } fs.writeFileSync('attempt-2.saw', alive ? 'attempt 1 alive' : 'attempt 1 dead'); }`;
+    // The previous test's runners are done: none may take this run.
+    for (const runner of runners.splice(0)) {
+      runner.kill('SIGKILL');
+      if (runner.exitCode === null && runner.signalCode === null) await new Promise((resolve) => runner.once('exit', resolve));
+    }
+    await applyManifests(database, { 'a.yaml': scheduleManifest('stubborn', { cron: '0 0 1 1 *', onStall: 'retry', retry: { maxAttempts: 2, backoff: 'fixed', initialDelay: '1s' }, timeout: '10m', job: { type: 'command', command: [process.execPath, '-e', script], cwd: path.basename(dir) } }) }, Date.now());
+    await database.db.execute(
+      sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+          select id, version, now(), 'MANUAL', 'stubborn:manual', 'QUEUED', 2, 'default', now(), 2 from schedules where name = 'stubborn'`,
+    );
+    const first = startRunner('1500ms');
+    const jobPid = await waitFor('attempt 1 to start', async () => {
+      const file = path.join(dir, 'attempt-1.pid');
+      return existsSync(file) && readFileSync(file, 'utf8') ? Number(readFileSync(file, 'utf8')) : undefined;
+    });
+    first.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a heartbeat in flight lands
+    const [lease] = await queryRows<{ expires_ms: number }>(database.db, sql`select extract(epoch from lease_expires_at) * 1000 as expires_ms from schedule_runs`);
+    const expiresMs = Number(lease!.expires_ms);
+    await new Promise((resolve) => setTimeout(resolve, expiresMs - 300 - Date.now()));
+    first.kill('SIGKILL');
+    // Reconcile like another replica, every 50 ms, until the run is retryable: at that instant
+    // the job of attempt 1 must be dead.
+    let aliveWhenRetryable: boolean | undefined;
+    await waitFor('the stalled run to be resolved', async () => {
+      const alive = isAlive(jobPid);
+      const { stalled } = await runReconcileTick(database, { nowMs: Date.now(), runnerSilenceMs: 60_000 });
+      if (stalled === 0) return undefined;
+      aliveWhenRetryable = alive || isAlive(jobPid);
+      return true;
+    }, 20_000);
+    expect(aliveWhenRetryable).toBe(false);
+    expect(Date.now()).toBeGreaterThan(expiresMs + 1_500);
+    startRunner();
+    const saw = await waitFor('attempt 2 to run', async () => {
+      const file = path.join(dir, 'attempt-2.saw');
+      return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    });
+    expect(saw).toBe('attempt 1 dead');
+  }, 150_000);
+
+  it('stops a job its runner was killed while spawning (never reported to the reaper)', async () => {
+    // The real JobReaper of the build, in a process that starts a marked job without reporting
+    // its group (as when SIGKILL lands inside spawn()), and an unmarked one, then dies.
+    const pidsFile = path.join(scratch, 'spawn-window.pids');
+    const parent = `
+      const { spawn } = require('node:child_process');
+      import(${JSON.stringify(path.join(repoRoot, 'dist', 'runner', 'job-reaper.js'))}).then(({ JobReaper }) => {
+        const reaper = new JobReaper();
+        reaper.start(500);
+        setTimeout(() => {
+          const env = { PATH: process.env.PATH };
+          const marked = spawn('/bin/sh', ['-c', 'sleep 600 & wait'], { detached: true, stdio: 'ignore', env: { ...env, ...reaper.jobMarker } });
+          const other = spawn('/bin/sh', ['-c', 'sleep 600'], { detached: true, stdio: 'ignore', env });
+          require('node:fs').writeFileSync(${JSON.stringify(pidsFile)}, marked.pid + ' ' + other.pid);
+          process.kill(process.pid, 'SIGKILL');
+        }, 500);
+      });`;
+    const child = spawn(process.execPath, ['-e', parent], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    const [marked, other] = readFileSync(pidsFile, 'utf8').split(' ').map(Number) as [number, number];
+    try {
+      await waitFor('the unreported job to be stopped', async () => (isAlive(marked) ? undefined : true), 10_000);
+      // Only this runner's jobs: a process without its marker is left alone.
+      expect(isAlive(other)).toBe(true);
+    } finally {
+      for (const group of [marked, other]) {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
+  }, 30_000);
 });

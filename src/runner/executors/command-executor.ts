@@ -81,7 +81,7 @@ async function prepareCommand(job: CommandJobDefinition, context: RunContext, se
     return { ok: false, error: `working directory ${cwd} does not exist` };
   }
   const [program, ...args] = argv as [string, ...string[]];
-  return { ok: true, value: { argv: [program, ...args], cwd, env: composeJobEnvironment(settings.env, jobEnv.value, context) } };
+  return { ok: true, value: { argv: [program, ...args], cwd, env: { ...composeJobEnvironment(settings.env, jobEnv.value, context), ...settings.processGroups?.jobMarker } } };
 }
 
 function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, elapsedMs: () => number): Promise<ExecutionOutcome> {

@@ -26,6 +26,12 @@ export interface ExecuteOptions {
 export interface ProcessGroupRegistry {
   add(groupId: number): void;
   remove(groupId: number): void;
+  /**
+   * Variables set in every command job's environment (after the job's own, so it cannot replace
+   * them) that mark the job as this runner's: the reaper finds by them a job whose group it was
+   * never told about, because the runner died while spawning it (bin/job-reaper.js).
+   */
+  readonly jobMarker?: Readonly<Record<string, string>>;
 }
 
 /** ExecuteOptions with defaults applied; what the executors receive. */

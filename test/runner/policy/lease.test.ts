@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OnStall, RetryDefinition } from '../../../src/compile/definition.js';
-import { isLeaseExpired, leaseExpiresAt, stallDecision } from '../../../src/runner/policy/lease.js';
+import { fenceDeadlineMs, isLeaseExpired, leaseExpiresAt, stallDecision, stallResolvableAtMs, STOP_MARGIN_MS } from '../../../src/runner/policy/lease.js';
 import { at } from './definition-fixture.js';
 
 const NOW = at('2026-03-03T00:00:00Z');
@@ -26,5 +26,26 @@ describe('stallDecision', () => {
     { onStall: 'manual', attempts: 3, expected: { status: 'MANUAL_REQUIRED' } },
   ])('onStall $onStall after attempt $attempts of 3', ({ onStall, attempts, expected }) => {
     expect(stallDecision({ attempts, maxAttempts: 3 }, onStall, RETRY, NOW)).toEqual(expected);
+  });
+});
+
+describe('when a stopped job is certainly dead, and when its run may be retried', () => {
+  it('fences killGrace before expiry, but never before two heartbeats (lease/3 apart) were missed', () => {
+    expect(fenceDeadlineMs(NOW + 4_000, 4_000, 1_000)).toBe(NOW + 3_000);
+    expect(fenceDeadlineMs(NOW + 30_000, 30_000, 5_000)).toBe(NOW + 25_000);
+    // A kill grace longer than lease/4: SIGTERM at expiry - lease/4, SIGKILL after expiry.
+    expect(fenceDeadlineMs(NOW + 4_000, 4_000, 3_000)).toBe(NOW + 3_000);
+  });
+
+  it('retries only once the SIGKILL of any stop path has landed: expiry + the owner\'s kill grace + the margin', () => {
+    for (const [leaseMs, killGraceMs] of [[4_000, 1_000], [4_000, 3_000], [30_000, 5_000], [2_000, 1_500]] as const) {
+      const expiresMs = NOW + leaseMs;
+      const resolvableMs = stallResolvableAtMs(expiresMs, killGraceMs);
+      // The fence's SIGKILL (its runner alive but cut off).
+      expect(fenceDeadlineMs(expiresMs, leaseMs, killGraceMs) + killGraceMs + STOP_MARGIN_MS).toBeLessThanOrEqual(resolvableMs);
+      // The reaper's SIGKILL of a runner killed at the last instant of its lease.
+      expect(expiresMs + killGraceMs + STOP_MARGIN_MS).toBeLessThanOrEqual(resolvableMs);
+      expect(resolvableMs).toBeGreaterThan(expiresMs + killGraceMs);
+    }
   });
 });

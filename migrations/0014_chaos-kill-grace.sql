@@ -1,0 +1,1 @@
+ALTER TABLE "runners" ADD COLUMN "kill_grace_ms" integer;
