@@ -2,10 +2,10 @@
  * Compile a schema-valid Schedule document into a normalized Definition (defaults applied,
  * durations in ms). Pure: it assumes validation already passed for this document.
  */
-import type { ScheduleManifest } from '../manifest/schema-types.js';
+import type { GraphileWorkerQueueJob, PgBossQueueJob, ScheduleManifest, SqlQueueJob } from '../manifest/schema-types.js';
 import type { CronExpression } from '../time/cron-parse.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import type { CompiledSchedule, Definition, EnvValue, JobDefinition, SourceLocation } from './definition.js';
+import type { CompiledSchedule, Definition, EnvValue, JobDefinition, QueueArgumentSource, QueueJobDefinition, SourceLocation } from './definition.js';
 import { digestOf } from './digest.js';
 import { parseDurationMs } from './duration.js';
 
@@ -41,6 +41,7 @@ function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
   if (job.type === 'command') {
     return { type: 'command', command: [...job.command], cwd: job.cwd ?? '.', env: compileEnv(job.env as Record<string, EnvValue> | undefined) };
   }
+  if (job.type === 'queue') return compileQueueJob(job as QueueJobManifest);
   return {
     type: 'http',
     url: job.url,
@@ -49,6 +50,27 @@ function compileJob(job: ScheduleManifest['spec']['job']): JobDefinition {
     ...(job.body !== undefined ? { body: job.body } : {}),
     expectStatus: (job.expectStatus ?? ['200-299']).map(parseStatusRange),
   };
+}
+
+type QueueJobManifest = GraphileWorkerQueueJob | PgBossQueueJob | SqlQueueJob;
+
+/** Defaults that make the queue's own retries off: cronform's `retry` decides (docs/queue-handoff.md). */
+function compileQueueJob(job: QueueJobManifest): QueueJobDefinition {
+  switch (job.system) {
+    case 'graphile-worker':
+      return {
+        type: 'queue',
+        system: 'graphile-worker',
+        task: job.task,
+        ...(job.queueName !== undefined ? { queueName: job.queueName } : {}),
+        ...(job.priority !== undefined ? { priority: job.priority } : {}),
+        maxAttempts: job.maxAttempts ?? 1,
+      };
+    case 'pg-boss':
+      return { type: 'queue', system: 'pg-boss', name: job.name, options: { ...(job.options ?? {}), retryLimit: job.options?.retryLimit ?? 0 } };
+    case 'sql':
+      return { type: 'queue', system: 'sql', function: job.function, arguments: { ...((job.arguments ?? {}) as Record<string, QueueArgumentSource>) } };
+  }
 }
 
 const METADATA_FIELDS = new Set(['name', 'description', 'owner', 'labels']);

@@ -2,6 +2,7 @@
  * Risk findings and the headline of one planned change (SPEC §5). Pure: figures, history and shared
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
+import { describeQueueTarget } from '../compile/queue-job.js';
 import type { Definition, EnvValue, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
@@ -193,6 +194,7 @@ function checkTime(input: RiskInput, add: AddFinding): void {
 
 function jobValues(def: Definition | null): Map<string, EnvValue> {
   if (!def) return new Map();
+  if (def.job.type === 'queue') return new Map();
   const [field, values] = def.job.type === 'command' ? ['env', def.job.env] : ['headers', def.job.headers];
   return new Map(Object.entries(values).map(([key, value]) => [`job.${field}.${key}`, value]));
 }
@@ -254,6 +256,7 @@ function checkJob(input: RiskInput, add: AddFinding): void {
 function describeTarget(def: Definition, exact: boolean): string {
   const { job } = def;
   if (job.type === 'http') return `${job.method.toUpperCase()} ${exact ? job.url : job.url.replace(/[?#].*$/, '?…')}`;
+  if (job.type === 'queue') return describeQueueTarget(job);
   const script = job.command.slice(1).find((arg) => !arg.startsWith('-') && !arg.includes('{{'));
   return [job.command[0], script].filter((part) => part !== undefined).join(' ');
 }

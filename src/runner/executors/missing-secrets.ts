@@ -3,7 +3,8 @@ import type { EnvValue, JobDefinition } from '../../compile/definition.js';
 /** The job's `{ fromEnv }` references (command env, http headers): the runner's variable names, in manifest order. */
 export function fromEnvReferencesOf(job: JobDefinition): string[] {
   // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
-  const values: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.headers;
+  // A queue job has no secrets: nothing of the runner's environment reaches a queue row.
+  const values: Record<string, EnvValue> | undefined = job.type === 'command' ? job.env : job.type === 'http' ? job.headers : undefined;
   const names: string[] = [];
   for (const value of Object.values(values ?? {})) {
     if (typeof value !== 'string' && !names.includes(value.fromEnv)) names.push(value.fromEnv);
