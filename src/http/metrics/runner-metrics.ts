@@ -49,6 +49,7 @@ export class RunnerMetrics implements RunObserver {
   private readonly tickDuration: Histogram;
   private readonly lastSuccess: Gauge<'schedule'>;
   private readonly databaseUp: Gauge;
+  private readonly handOffs: Counter<'schedule' | 'system'>;
   private readonly queueDepth: Gauge<'queue' | 'status'>;
   private readonly runnersAlive: Gauge;
   private readonly lastSuccessMs = new Map<string, number>();
@@ -63,6 +64,7 @@ export class RunnerMetrics implements RunObserver {
       labelNames: ['schedule', 'status', 'reason'],
       registers,
     });
+    this.handOffs = new Counter({ name: 'cronform_handoffs_total', help: 'Attempts handed to an external queue (job type queue) by this runner; their outcome is reported by the queue\'s worker.', labelNames: ['schedule', 'system'], registers });
     this.retries = new Counter({ name: 'cronform_retries_total', help: 'Attempts that failed, timed out or stalled and left a retry (RETRY_PENDING).', labelNames: ['schedule'], registers });
     this.leaseExpiries = new Counter({
       name: 'cronform_lease_expiries_total',
@@ -141,6 +143,10 @@ export class RunnerMetrics implements RunObserver {
     if (isFinal(runStatus)) this.runs.inc({ schedule, status: runStatus });
     if (runStatus === 'RETRY_PENDING') this.retries.inc({ schedule });
     if (runStatus === 'SUCCESS') this.noteSuccess(schedule, this.options.clock.nowMs());
+  };
+
+  runHandedOff: NonNullable<RunObserver['runHandedOff']> = (run, job) => {
+    this.handOffs.inc({ schedule: run.scheduleName, system: job.system });
   };
 
   runCancelled: NonNullable<RunObserver['runCancelled']> = (run) => {
