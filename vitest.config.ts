@@ -37,6 +37,7 @@ const db = [
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
+  'test/runner/queue-handoff-postgres.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/runner-lifecycle.test.ts',
 ];
