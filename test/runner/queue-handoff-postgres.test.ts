@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { retryRun } from '../../src/operations/runs/retry.js';
+import { showRun } from '../../src/operations/runs/show-run.js';
 import { triggerRun } from '../../src/operations/runs/trigger.js';
 import { handOffClaimedRun } from '../../src/runner/queue-handoff.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
@@ -254,6 +255,10 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     expect(rows[0]!.document.payload).toEqual({ note: HOSTILE, [HOSTILE]: HOSTILE });
     const [handoff] = await queryRows<{ external_job_id: string }>(setup.db, sql`select external_job_id from queue_handoffs where run_id = ${runId}`);
     expect(handoff!.external_job_id).toBe(rows[0]!.id);
+    // runs show names the queue's job.
+    const detail = await showRun(setup, runId);
+    expect(detail.leaseOwner).toBe('queue:sql');
+    expect(detail.attemptDetails[0]!.handOff).toMatchObject({ system: 'sql', target: 'sql app.enqueue_report(idempotency_key => idempotencyKey, business_date => businessDate, run_id => scheduleRunId, document => document)', externalJobId: rows[0]!.id, reportedStartAt: null });
   });
 });
 

@@ -5,6 +5,7 @@
  * shown here is what the database holds, and nothing is redacted twice or differently.
  */
 import type { Database } from '../../db/client.js';
+import { listHandOffs, type HandOffDetail } from '../../db/queue-handoff-queries.js';
 import { findRunDetail, listRunAttempts, listRunEvents, type AttemptRow } from '../../db/run-detail-queries.js';
 import { PRIORITY_RANK } from '../../runner/run-types.js';
 import { RunOperationError } from './run-operation-error.js';
@@ -26,6 +27,24 @@ export interface AttemptDetail {
   /** The last bytes of stdout (a command) or of the response body (http), secrets redacted by the runner. */
   stdoutTail: string | null;
   stderrTail: string | null;
+  /** Present only for an attempt handed to a queue (job type queue): the queue's job and the worker's reports. */
+  handOff?: HandOffSummary;
+}
+
+/** Where a handed-off attempt went and what its worker reported (docs/queue-handoff.md). */
+export interface HandOffSummary {
+  system: string;
+  target: string;
+  /** The key the queue deduplicates by. */
+  jobKey: string;
+  /** The queue's own id of the job (graphile-worker job id, pg-boss uuid, a sql function's result). */
+  externalJobId: string | null;
+  handedOffAt: string;
+  /** The attempt's timeout: its lease never reaches past it. */
+  deadlineAt: string;
+  reportedStartAt: string | null;
+  lastHeartbeatAt: string | null;
+  reportedFinishAt: string | null;
 }
 
 export interface RunEvent {
@@ -70,8 +89,23 @@ const PRIORITY_NAMES = Object.fromEntries(Object.entries(PRIORITY_RANK).map(([na
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 const elapsedMs = (from: Date | null, to: Date | null): number | null => (from && to ? to.getTime() - from.getTime() : null);
 
-function toAttemptDetail(row: AttemptRow): AttemptDetail {
+function toHandOffSummary(handOff: HandOffDetail): HandOffSummary {
   return {
+    system: handOff.system,
+    target: handOff.target,
+    jobKey: handOff.jobKey,
+    externalJobId: handOff.externalJobId,
+    handedOffAt: handOff.handedOffAt.toISOString(),
+    deadlineAt: handOff.deadlineAt.toISOString(),
+    reportedStartAt: iso(handOff.startedAt),
+    lastHeartbeatAt: iso(handOff.lastHeartbeatAt),
+    reportedFinishAt: iso(handOff.finishedAt),
+  };
+}
+
+function toAttemptDetail(row: AttemptRow, handOff: HandOffDetail | undefined): AttemptDetail {
+  return {
+    ...(handOff ? { handOff: toHandOffSummary(handOff) } : {}),
     attempt: row.attempt,
     runnerId: row.runnerId,
     status: row.status,
@@ -90,7 +124,7 @@ function toAttemptDetail(row: AttemptRow): AttemptDetail {
 export async function showRun(database: Database, runId: number): Promise<RunDetail> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
-  const [attempts, events] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId)]);
+  const [attempts, events, handOffs] = await Promise.all([listRunAttempts(database.db, runId), listRunEvents(database.db, runId), listHandOffs(database.db, runId)]);
   const last = attempts[attempts.length - 1] ?? null;
   return {
     id: run.id,
@@ -114,7 +148,7 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     finishedAt: iso(run.finishedAt),
     durationMs: elapsedMs(run.startedAt, run.finishedAt),
     summarizedSlots: run.summarizedSlots,
-    attemptDetails: attempts.map(toAttemptDetail),
+    attemptDetails: attempts.map((row) => toAttemptDetail(row, handOffs.find((h) => h.attempt === row.attempt))),
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
   };
 }
