@@ -4,7 +4,7 @@
  */
 import type { QueueJobDefinition } from './definition.js';
 
-/** `graphile-worker task send-report (queue reports)`, `pg-boss send-report`, `sql app.enqueue_report`. */
+/** `graphile-worker task send-report (queue reports)`, `pg-boss queue send-report`, `sql app.enqueue_report(a => businessDate)` (arguments by name: their order means nothing). */
 export function describeQueueTarget(job: QueueJobDefinition): string {
   switch (job.system) {
     case 'graphile-worker':
@@ -12,6 +12,6 @@ export function describeQueueTarget(job: QueueJobDefinition): string {
     case 'pg-boss':
       return `pg-boss queue ${job.name}`;
     case 'sql':
-      return `sql ${job.function}(${Object.keys(job.arguments).length === 0 ? 'document' : Object.entries(job.arguments).map(([name, source]) => `${name} => ${source}`).join(', ')})`;
+      return `sql ${job.function}(${Object.keys(job.arguments).length === 0 ? 'document' : Object.entries(job.arguments).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, source]) => `${name} => ${source}`).join(', ')})`;
   }
 }

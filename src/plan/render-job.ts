@@ -62,7 +62,7 @@ function describeQueueJob(job: QueueJobDefinition): JobLine[] {
     lines.push({ field: 'options', values: Object.entries(job.options).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => `${makeVisible(key)}=${JSON.stringify(value)}`) });
   } else {
     scalar('function', job.function);
-    const args = Object.entries(job.arguments).map(([name, source]) => `${makeVisible(name)} => ${source}`);
+    const args = Object.entries(job.arguments).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, source]) => `${makeVisible(name)} => ${source}`);
     lines.push({ field: 'arguments', values: args.length > 0 ? args : ['(one jsonb argument: the whole queue payload)'] });
   }
   return lines;

@@ -258,7 +258,7 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     // runs show names the queue's job.
     const detail = await showRun(setup, runId);
     expect(detail.leaseOwner).toBe('queue:sql');
-    expect(detail.attemptDetails[0]!.handOff).toMatchObject({ system: 'sql', target: 'sql app.enqueue_report(idempotency_key => idempotencyKey, business_date => businessDate, run_id => scheduleRunId, document => document)', externalJobId: rows[0]!.id, reportedStartAt: null });
+    expect(detail.attemptDetails[0]!.handOff).toMatchObject({ system: 'sql', target: 'sql app.enqueue_report(business_date => businessDate, document => document, idempotency_key => idempotencyKey, run_id => scheduleRunId)', externalJobId: rows[0]!.id, reportedStartAt: null });
   });
 });
 
