@@ -5,9 +5,7 @@
  * leaving the run retryable and no duplicate, and a hostile value staying a bound parameter.
  */
 import { sql } from 'drizzle-orm';
-import { Logger, makeWorkerUtils, run as runGraphileWorker, runMigrations as migrateGraphileWorker } from 'graphile-worker';
 import pg from 'pg';
-import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
@@ -23,6 +21,30 @@ import { reportTo } from '../../src/worker/index.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
 
+/**
+ * The peers are dev dependencies, loaded by name (and from CRONFORM_QUEUE_PEERS where the shared
+ * node_modules lacks them, see vitest.config.ts); typed here by the little this test uses, so the
+ * project typechecks whether or not they are installed.
+ */
+interface GraphileWorkerModule {
+  run(options: Record<string, unknown>): Promise<{ stop(): Promise<void> }>;
+  runMigrations(options: { connectionString: string }): Promise<void>;
+  makeWorkerUtils(options: { connectionString: string }): Promise<{ withPgClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>; release(): Promise<void> }>;
+  Logger: new (factory: () => () => void) => unknown;
+}
+interface PgBossInstance {
+  on(event: 'error', listener: (error: Error) => void): void;
+  start(): Promise<unknown>;
+  stop(options: { graceful: boolean; wait: boolean }): Promise<void>;
+  createQueue(name: string): Promise<void>;
+  work(name: string, options: Record<string, unknown>, handler: (jobs: unknown) => Promise<unknown>): Promise<string>;
+  offWork(value: { id: string }): Promise<void>;
+}
+const graphileWorkerName = 'graphile-worker';
+const pgBossName = 'pg-boss';
+const loadGraphileWorker = async () => (await import(graphileWorkerName)) as GraphileWorkerModule;
+const loadPgBoss = async () => ((await import(pgBossName)) as { default: new (options: Record<string, unknown>) => PgBossInstance }).default;
+
 const { source: _source, ...policy } = DEFAULT_POLICY;
 const author = { actor: 'test', reason: null, gitSha: null };
 const HOSTILE = `x'); drop table app.report_jobs; --`;
@@ -32,7 +54,8 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
   let server: TestPostgres;
   let setup: Database;
   let pool: pg.Pool;
-  let boss: PgBoss;
+  let boss: PgBossInstance;
+  let graphileWorker: GraphileWorkerModule;
   // Real time: the report functions use the database's now(), which the runner's lease is compared with.
   const t0 = Math.floor(Date.now() / MINUTE) * MINUTE - 2 * MINUTE;
   const clock = new ManualClock(Date.now());
@@ -53,7 +76,9 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     server = await createPostgresDatabase();
     setup = await server.open();
     pool = new pg.Pool({ connectionString: server.url, max: 4 });
-    await migrateGraphileWorker({ connectionString: server.url });
+    graphileWorker = await loadGraphileWorker();
+    await graphileWorker.runMigrations({ connectionString: server.url });
+    const PgBoss = await loadPgBoss();
     boss = new PgBoss({ connectionString: server.url, supervise: false, schedule: false });
     boss.on('error', () => undefined);
     await boss.start();
@@ -120,7 +145,7 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     const claimed = { id: Number(runs[0]!.id), scheduleId: 0, scheduleName: 'gw-slot', scheduleVersion: 1, scheduledFor: new Date(t0 + MINUTE), triggerType: 'SCHEDULED' as const, idempotencyKey: runs[0]!.idempotency_key, businessDate: null, attempt: 1, maxAttempts: 1, queue: 'default', priority: 2, claimedAt: new Date(), openedRunning: true, leaseExpiresAt: new Date() };
     const definition = { payload: {}, timeoutMs: 600_000 } as never;
     expect(await handOffClaimedRun(a, claimed, definition, { type: 'queue', system: 'graphile-worker', task: 'report', queueName: 'reports', maxAttempts: 1 }, { runnerId: 'runner-a', clock, leaseMs: 30_000 })).toEqual({ handedOff: false, leaseLost: true });
-    const utils = await makeWorkerUtils({ connectionString: server.url });
+    const utils = await graphileWorker.makeWorkerUtils({ connectionString: server.url });
     try {
       await utils.withPgClient((client) => client.query(`select graphile_worker.add_job('report', '{}'::json, job_key => $1, job_key_mode => 'unsafe_dedupe')`, [runs[0]!.idempotency_key]));
     } finally {
@@ -147,17 +172,17 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     const [gwRun] = await queryRows<{ id: string }>(setup.db, sql`select r.id::text from schedule_runs r join schedules s on s.id = r.schedule_id where s.name = 'gw-slot'`);
     const [bossRun] = await queryRows<{ id: string }>(setup.db, sql`select r.id::text from schedule_runs r join schedules s on s.id = r.schedule_id where s.name = 'boss-slot'`);
     const seen: unknown[] = [];
-    const runner = await runGraphileWorker({
+    const runner = await graphileWorker.run({
       connectionString: server.url,
       concurrency: 1,
       noHandleSignals: true,
-      logger: new Logger(() => () => undefined),
+      logger: new graphileWorker.Logger(() => () => undefined),
       pollInterval: 100,
-      taskList: { report: reportTo(pool, async (run) => void seen.push(run.idempotencyKey)) as never },
+      taskList: { report: reportTo(pool, async (run) => void seen.push(run.idempotencyKey)) },
     });
     const bossWorker = await boss.work('reports', { pollingIntervalSeconds: 0.5 }, reportTo(pool, async () => {
       throw new Error('report generator crashed');
-    }) as never);
+    }));
     try {
       await waitFor(async () => (await runOf(Number(gwRun!.id))).status === 'SUCCESS' && (await runOf(Number(bossRun!.id))).status === 'FAILED');
     } finally {
