@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { retryRun } from '../../src/operations/runs/retry.js';
+import { readScheduleStatus } from '../../src/operations/runs/schedule-status.js';
 import { showRun } from '../../src/operations/runs/show-run.js';
 import { triggerRun } from '../../src/operations/runs/trigger.js';
 import { handOffClaimedRun } from '../../src/runner/queue-handoff.js';
@@ -232,6 +233,12 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     await handOffAll(worker(setup, 'runner-a'));
     // The worker starts (its lease is now 30 s from the report), then dies without a word.
     await pool.query('select cronform.run_started($1)', [started]);
+    // status lists both with the queue's job id, and which one the worker has reported on.
+    const { handedOff } = await readScheduleStatus(setup, { nowMs: clock.nowMs() });
+    const jobIds = await queryRows<{ run_id: string; external_job_id: string }>(setup.db, sql`select run_id::text, external_job_id from queue_handoffs where run_id in (${started}, ${neverPicked})`);
+    expect(handedOff!.map((h) => ({ runId: h.runId, externalJobId: h.externalJobId, reported: h.lastReportAt !== null }))).toEqual(
+      [started, neverPicked].map((runId) => ({ runId, externalJobId: jobIds.find((j) => j.run_id === String(runId))!.external_job_id, reported: runId === started })),
+    );
     const nowMs = Date.now();
     await runReconcileTick(setup, { nowMs: nowMs + 5_000, runnerSilenceMs: 60_000 });
     expect((await runOf(started)).status).toBe('RUNNING');
