@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSources } from '../../src/compile/compile-sources.js';
 import { describeQueueTarget } from '../../src/compile/queue-job.js';
+import { renderManifestFile, scheduleManifestOf } from '../../src/operations/runs/manifest-export.js';
 
 const nowMs = Date.parse('2026-11-29T12:00:00Z');
 const manifest = (job: string) => `apiVersion: cronform/v1\nkind: Schedule\nmetadata:\n  name: report\nspec:\n  cron: "0 3 * * *"\n  timezone: UTC\n  job: ${job}\n`;
@@ -28,6 +29,21 @@ describe('queue jobs', () => {
     const result = compile(job);
     expect(result.job).toBeUndefined();
     expect(result.diagnostics).toEqual([diagnostic]);
+  });
+
+  it.each([
+    '{ type: queue, system: graphile-worker, task: send-report }',
+    '{ type: queue, system: graphile-worker, task: send-report, queueName: reports, priority: -3, maxAttempts: 4 }',
+    '{ type: queue, system: pg-boss, name: reports }',
+    '{ type: queue, system: pg-boss, name: reports, options: { retryLimit: 2, priority: 1, expireInSeconds: 60 } }',
+    '{ type: queue, system: sql, function: app.enqueue_report, arguments: { d: businessDate, doc: document } }',
+  ])('exports %s as a manifest that compiles back to the same job', (job) => {
+    const first = compileSources([{ file: 'schedules/report.yaml', text: manifest(job) }], nowMs).schedules[0]!;
+    const exported = renderManifestFile([scheduleManifestOf(first.definition)]);
+    const again = compileSources([{ file: 'schedules/report.yaml', text: exported }], nowMs);
+    expect(again.diagnostics).toEqual([]);
+    expect(again.schedules[0]!.definition.job).toEqual(first.definition.job);
+    expect(again.schedules[0]!.digest).toBe(first.digest);
   });
 
   it('names its target the same way wherever it is shown', () => {
