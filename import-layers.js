@@ -14,6 +14,8 @@ const BELOW_PLAN = ['shared', 'time', 'manifest', 'compile'];
 /** @type {Readonly<Record<string, readonly string[]>>} */
 export const ALLOWED_IMPORTS = {
   shared: [],
+  // The `cronform/worker` export, loaded by a queue's worker process: it imports nothing of cronform.
+  worker: [],
   time: ['shared'],
   manifest: ['shared', 'time'],
   compile: ['shared', 'time', 'manifest'],

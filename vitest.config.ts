@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -39,6 +41,7 @@ const db = [
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
+  'test/runner/queue-handoff-postgres.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/run-items.test.ts',
   'test/runner/runner-lifecycle.test.ts',
@@ -84,7 +87,18 @@ const system = [
 /** The CI-size chaos run: `npm run test:chaos`, after `npm test` in .ci/run. */
 const chaos = ['test/chaos/**/*.test.ts'];
 
+/**
+ * graphile-worker and pg-boss are dev dependencies for the queue hand-off tests. Where they are
+ * installed elsewhere (a machine whose node_modules is shared), CRONFORM_QUEUE_PEERS names that
+ * prefix (`npm install --prefix DIR graphile-worker@0.17.3 pg-boss@10.4.2`) and they resolve from it.
+ */
+const queuePeers = process.env.CRONFORM_QUEUE_PEERS;
+const queuePeerAlias = queuePeers
+  ? Object.fromEntries(['graphile-worker', 'pg-boss'].map((name) => [name, createRequire(path.join(queuePeers, 'package.json')).resolve(name)]))
+  : {};
+
 export default defineConfig({
+  resolve: { alias: queuePeerAlias },
   test: {
     // vitest's default is one worker less than the cores: a single worker on a 2-core machine, idle
     // while a test waits on PostgreSQL, a child process or a timer. Two keep both cores busy; the

@@ -65,6 +65,10 @@ try {
   expectIn(cronform(['trigger', 'hello'], { env: embedded }), /QUEUED/, 'a queued manual run');
   expectIn(cronform(['runs', 'hello'], { env: embedded }), /hello/, 'the run listed');
 
+  step("import { reportTo } from 'cronform/worker' (the package export for a queue's worker)");
+  expectIn(run(process.execPath, ['--input-type=module', '-e', "import { reportTo, runReports } from 'cronform/worker'; console.log(typeof reportTo, typeof runReports);"]), /^function function$/m, 'the worker helper exported');
+  if (!existsSync(path.join(userRepo, 'node_modules', 'cronform', 'dist', 'worker', 'index.d.ts'))) throw new Error('the tarball has no types for cronform/worker');
+
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) step('no DATABASE_URL: the runner part is skipped');
   else await runnerOnPostgres(databaseUrl);

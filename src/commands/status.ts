@@ -37,6 +37,7 @@ export default class Status extends CronformCommand {
     this.renderSchedules(report);
     this.log('');
     this.renderRunners(report);
+    this.renderHandedOff(report);
     if (!flags.check) return report;
     for (const warning of report.health.warnings) this.logToStderr(`warning: ${makeVisible(warning)}`);
     if (report.health.healthy) {
@@ -64,6 +65,23 @@ export default class Status extends CronformCommand {
     const header = ['SCHEDULE', 'LAST RESULT', 'NEXT RUN', `SUCCESS ${report.windowDays}D`, 'P95 DELAY', `TODAY (UTC ${report.utcDay})`, 'STATE'];
     for (const line of renderTable(header, rows)) this.log(line);
     for (const s of report.schedules) if (s.overdue) this.log(`! ${s.name} (${s.criticality}): ${s.overdue.message}`);
+  }
+
+  /** Only when some run is with an external queue, so the usual output is unchanged. */
+  private renderHandedOff(report: ScheduleStatusReport): void {
+    const handedOff = report.handedOff ?? [];
+    if (handedOff.length === 0) return;
+    this.log('');
+    const rows = handedOff.map((h) => [
+      String(h.runId),
+      makeVisible(h.schedule),
+      makeVisible(h.target),
+      makeVisible(h.externalJobId ?? '-'),
+      h.handedOffAt,
+      h.lastReportAt ?? 'none yet',
+      h.leaseExpiresAt ?? '-',
+    ]);
+    for (const line of renderTable(['HANDED OFF RUN', 'SCHEDULE', 'QUEUE', 'JOB ID', 'SINCE', 'LAST REPORT', 'ON STALL AT'], rows)) this.log(line);
   }
 
   private renderRunners(report: ScheduleStatusReport): void {

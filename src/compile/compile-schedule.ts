@@ -2,10 +2,11 @@
  * Compile a schema-valid Schedule document into a normalized Definition (defaults applied,
  * durations in ms). Pure: it assumes validation already passed for this document.
  */
-import type { Job, RetryPolicy, ScheduleManifest, Step } from '../manifest/schema-types.js';
+import type { GraphileWorkerQueueJob, Job, PgBossQueueJob, RetryPolicy, ScheduleManifest, SqlQueueJob, Step } from '../manifest/schema-types.js';
 import type { CronExpression } from '../time/cron-parse.js';
 import { minIntervalSeconds } from '../time/interval.js';
-import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, RetryDefinition, RunJobDefinition, SourceLocation, StepDefinition } from './definition.js';
+import { isStepsJob } from './step-rules.js';
+import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, QueueArgumentSource, QueueJobDefinition, RetryDefinition, RunJobDefinition, SourceLocation, StepDefinition } from './definition.js';
 import { digestOf } from './digest.js';
 import { parseDurationMs } from './duration.js';
 
@@ -38,15 +39,18 @@ export function parseStatusRange(entry: string | number): [number, number] {
 }
 
 function compileRunJob(job: ScheduleManifest['spec']['job']): RunJobDefinition {
-  if (!('steps' in job)) return compileJob(job);
+  if (!isStepsJob(job)) return compileJob(job);
   return { type: 'steps', steps: job.steps.map(compileStep) };
 }
 
 function compileStep(step: Step): StepDefinition {
   const { name, timeout, retry, ...job } = step;
+  const compiled = compileJob(job);
+  // The schema's steps are command or http jobs: a queue here is a bug, not a manifest error.
+  if (compiled.type === 'queue') throw new Error(`step ${JSON.stringify(name)}: a step is a command or http job`);
   return {
     name,
-    ...compileJob(job),
+    ...compiled,
     ...(timeout ? { timeoutMs: parseDurationMs(timeout) } : {}),
     ...(retry ? { retry: compileRetry(retry) } : {}),
   };
@@ -65,6 +69,7 @@ function compileJob(job: Job): JobDefinition {
   if (job.type === 'command') {
     return { type: 'command', command: [...job.command], cwd: job.cwd ?? '.', env: compileEnv(job.env as Record<string, EnvValue> | undefined) };
   }
+  if (job.type === 'queue') return compileQueueJob(job as QueueJobManifest);
   return {
     type: 'http',
     url: job.url,
@@ -73,6 +78,27 @@ function compileJob(job: Job): JobDefinition {
     ...(job.body !== undefined ? { body: job.body } : {}),
     expectStatus: (job.expectStatus ?? ['200-299']).map(parseStatusRange),
   };
+}
+
+type QueueJobManifest = GraphileWorkerQueueJob | PgBossQueueJob | SqlQueueJob;
+
+/** Defaults that make the queue's own retries off: cronform's `retry` decides (docs/queue-handoff.md). */
+function compileQueueJob(job: QueueJobManifest): QueueJobDefinition {
+  switch (job.system) {
+    case 'graphile-worker':
+      return {
+        type: 'queue',
+        system: 'graphile-worker',
+        task: job.task,
+        ...(job.queueName !== undefined ? { queueName: job.queueName } : {}),
+        ...(job.priority !== undefined ? { priority: job.priority } : {}),
+        maxAttempts: job.maxAttempts ?? 1,
+      };
+    case 'pg-boss':
+      return { type: 'queue', system: 'pg-boss', name: job.name, options: { ...(job.options ?? {}), retryLimit: job.options?.retryLimit ?? 0 } };
+    case 'sql':
+      return { type: 'queue', system: 'sql', function: job.function, arguments: { ...((job.arguments ?? {}) as Record<string, QueueArgumentSource>) } };
+  }
 }
 
 const METADATA_FIELDS = new Set(['name', 'description', 'owner', 'labels']);

@@ -28,13 +28,52 @@ export interface HttpJobDefinition {
   expectStatus: Array<[number, number]>;
 }
 
-export type JobDefinition = CommandJobDefinition | HttpJobDefinition;
+/**
+ * A job handed to a queue a team already has (docs/queue-handoff.md): the run is enqueued, and the
+ * queue's worker reports back through cronform's SQL functions. Only names and options are stored;
+ * the queue job's payload is built from the run when it is handed off.
+ */
+export type QueueJobDefinition = GraphileWorkerQueueJobDefinition | PgBossQueueJobDefinition | SqlQueueJobDefinition;
+export type QueueSystem = QueueJobDefinition['system'];
+
+export interface GraphileWorkerQueueJobDefinition {
+  type: 'queue';
+  system: 'graphile-worker';
+  task: string;
+  queueName?: string;
+  priority?: number;
+  /** graphile-worker's own attempts of the job (default 1: cronform's retry policy owns retries). */
+  maxAttempts: number;
+}
+
+export interface PgBossQueueJobDefinition {
+  type: 'queue';
+  system: 'pg-boss';
+  name: string;
+  options: { priority?: number; retryLimit: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number };
+}
+
+/** What a `sql` queue job's named argument receives: a field of the queue payload, or all of it (`document`). */
+export const QUEUE_ARGUMENT_SOURCES = ['document', 'scheduleRunId', 'attempt', 'idempotencyKey', 'schedule', 'businessDate', 'scheduledFor', 'trigger', 'payload'] as const;
+export type QueueArgumentSource = (typeof QUEUE_ARGUMENT_SOURCES)[number];
+
+export interface SqlQueueJobDefinition {
+  type: 'queue';
+  system: 'sql';
+  /** Schema-qualified, lower-case identifier (`app.enqueue_report`); quoted as identifiers, never spliced. */
+  function: string;
+  /** Named arguments; empty: one positional jsonb argument, the whole queue payload. */
+  arguments: Record<string, QueueArgumentSource>;
+}
+
+export type JobDefinition = CommandJobDefinition | HttpJobDefinition | QueueJobDefinition;
 
 /**
- * One step of a workflow (`spec.job.steps[i]`): a job plus its name, and its own timeout and retry
+ * One step of a workflow (`spec.job.steps[i]`): a command or http job (a step is run by the runner,
+ * never handed to a queue) plus its name, and its own timeout and retry
  * when the manifest sets them (absent: the attempt's remaining time, no retry inside the attempt).
  */
-export type StepDefinition = JobDefinition & { name: string; timeoutMs?: number; retry?: RetryDefinition };
+export type StepDefinition = (CommandJobDefinition | HttpJobDefinition) & { name: string; timeoutMs?: number; retry?: RetryDefinition };
 
 /** A workflow: steps run in order; a retried run resumes at the first step that did not succeed. */
 export interface StepsJobDefinition {

@@ -4,7 +4,7 @@
  * stays the budget of the whole attempt), and every `{{steps.NAME.output.KEY}}` naming an earlier
  * step, so a typo fails validation instead of the run that reaches it. Pure.
  */
-import type { ScheduleManifest } from '../manifest/schema-types.js';
+import type { ScheduleJob, ScheduleManifest, StepsJob } from '../manifest/schema-types.js';
 import { DiagnosticCodes } from '../shared/diagnostic-codes.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
@@ -28,7 +28,7 @@ function placeholderStrings(step: Record<string, unknown>): Array<[Array<string 
 
 export function checkStepRules(doc: LocatableDocument, manifest: ScheduleManifest, scheduleTimeoutMs: number): Diagnostic[] {
   const { job } = manifest.spec;
-  if (!('steps' in job)) return [];
+  if (!isStepsJob(job)) return [];
   const diagnostics: Diagnostic[] = [];
   const at = (path: Array<string | number>, target: 'key' | 'value' = 'value') => ({ file: doc.file, ...doc.locate(path, target), path: path.join('.') });
   const firstIndex = new Map<string, number>();
@@ -84,4 +84,12 @@ function describeReference(name: string, index: number, earlier: Map<string, num
   if (position === index) return `reads the step's own result: a step reads only earlier steps' results`;
   if (allNames.includes(target)) return `names step ${JSON.stringify(target)}, which runs later: a step reads only earlier steps' results`;
   return `names no step: there is no step ${JSON.stringify(target)}`;
+}
+
+/**
+ * A workflow rather than one job. A test on the key alone, as validation leaves it: the generated
+ * type of a queue job allows any key, so `'steps' in job` cannot narrow the union by itself.
+ */
+export function isStepsJob(job: ScheduleJob): job is StepsJob {
+  return 'steps' in job;
 }

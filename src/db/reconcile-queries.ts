@@ -75,7 +75,10 @@ export async function resolveStalledRuns(tx: Executor, resolutions: StallResolut
         ),
         closed as (
           update run_attempts a set status = 'STALLED', finished_at = ${nowIso}::timestamptz,
-            error = 'lease expired: the runner stopped heartbeating (crashed, killed or partitioned)'
+            -- A run handed to a queue (docs/queue-handoff.md) stalls when its worker stops reporting.
+            error = case when exists (select 1 from queue_handoffs h where h.run_id = m.id and h.attempt = m.attempts)
+              then 'lease expired: the queue worker did not report (died, hung, or never picked the job up before the timeout)'
+              else 'lease expired: the runner stopped heartbeating (crashed, killed or partitioned)' end
           from moved m where a.run_id = m.id and a.attempt = m.attempts and a.status = 'RUNNING'
         )
         select id from moved`,

@@ -4,7 +4,7 @@
  * a test fails when they drift apart.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Definition } from '../compile/definition.js';
 import { ATTEMPT_STATUSES, ITEM_STATUSES, RUN_STATUSES, STEP_STATUSES, TRIGGER_TYPES } from './run-vocabulary.js';
 
@@ -424,4 +424,36 @@ export const alertDeliveries = pgTable(
     check('alert_deliveries_event_check', sql`${t.event} in ('firing', 'resolved')`),
     check('alert_deliveries_state_check', sql`${t.state} in (${sqlWords(ALERT_DELIVERY_STATES)})`),
   ],
+);
+
+/**
+ * Runs handed to a queue a team already has (docs/queue-handoff.md): one row per handed-off
+ * attempt, written in the hand-off's transaction. While the run is RUNNING its lease belongs to
+ * the queue (`lease_owner` = `queue:<system>`), and the worker's reports (the `cronform.run_*`
+ * SQL functions of the next migration) extend it up to `deadline_at` (hand-off + the schedule's
+ * timeout), so the reconciler's lease rules and `onStall` apply as for a local attempt. A new table
+ * rather than columns on the run tables, which are partitioned by time.
+ */
+export const queueHandoffs = pgTable(
+  'queue_handoffs',
+  {
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    attempt: integer('attempt').notNull(),
+    system: text('system').notNull(),
+    /** The task, queue name or function the job went to, as the plan names it. */
+    target: text('target').notNull(),
+    /** The key the queue deduplicates by: the run's idempotency key (with `#<attempt>` from the second attempt on). */
+    jobKey: text('job_key').notNull(),
+    /** The queue's id of the job (graphile-worker's bigint, pg-boss's uuid, a sql function's result). */
+    externalJobId: text('external_job_id'),
+    handedOffAt: instant('handed_off_at').notNull(),
+    /** The attempt's timeout: the lease never reaches past it, whatever the heartbeats. */
+    deadlineAt: instant('deadline_at').notNull(),
+    /** How far a report moves the lease (the runner's lease length at hand-off). */
+    heartbeatLeaseMs: integer('heartbeat_lease_ms').notNull(),
+    startedAt: instant('started_at'),
+    lastHeartbeatAt: instant('last_heartbeat_at'),
+    finishedAt: instant('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.attempt] })],
 );

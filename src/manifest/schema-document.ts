@@ -52,6 +52,8 @@ const PATTERN_WORDING: Record<string, string> = {
   "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$": 'an HTTP header name such as X-Request-Id',
   '^CF[0-9]{3}$': 'a finding code such as CF101',
   '^[1-5][0-9]{2}-[1-5][0-9]{2}$': 'a status range such as "200-299"',
+  '^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$': 'a schema-qualified function name of lower-case letters, digits and "_", e.g. app.enqueue_report',
+  '^[a-z_][a-z0-9_]{0,62}$': 'a parameter name of lower-case letters, digits and "_", e.g. report_date',
 };
 
 export function describePattern(pattern: string): string {

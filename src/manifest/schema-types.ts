@@ -35,7 +35,12 @@ export type ExpectStatus = [number | string, ...(number | string)[]];
 /**
  * What a run executes.
  */
-export type Job = CommandJob | HttpJob;
+export type Job = CommandJob | HttpJob | QueueJob;
+/**
+ * Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.
+ */
+export type QueueJob = QueueJob1 & QueueJob2;
+export type QueueJob1 = GraphileWorkerQueueJob | PgBossQueueJob | SqlQueueJob;
 
 /**
  * A scheduled job.
@@ -371,6 +376,120 @@ export interface HttpJob {
         [k: string]: unknown;
       };
   expectStatus?: ExpectStatus;
+}
+/**
+ * Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.
+ */
+export interface GraphileWorkerQueueJob {
+  /**
+   * Executor kind.
+   */
+  type: "queue";
+  /**
+   * The queue that receives the run.
+   */
+  system: "graphile-worker";
+  /**
+   * graphile-worker task identifier that the job runs.
+   */
+  task: string;
+  /**
+   * graphile-worker named queue (jobs in one named queue run one at a time).
+   */
+  queueName?: string;
+  /**
+   * graphile-worker priority: lower runs first.
+   */
+  priority?: number;
+  /**
+   * graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).
+   */
+  maxAttempts?: number;
+}
+/**
+ * Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.
+ */
+export interface PgBossQueueJob {
+  /**
+   * Executor kind.
+   */
+  type: "queue";
+  /**
+   * The queue that receives the run.
+   */
+  system: "pg-boss";
+  /**
+   * pg-boss queue name (created beforehand with createQueue).
+   */
+  name: string;
+  /**
+   * pg-boss send options.
+   */
+  options?: {
+    /**
+     * Higher runs first.
+     */
+    priority?: number;
+    /**
+     * pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).
+     */
+    retryLimit?: number;
+    /**
+     * Seconds between pg-boss retries.
+     */
+    retryDelay?: number;
+    /**
+     * Exponential backoff between pg-boss retries.
+     */
+    retryBackoff?: boolean;
+    /**
+     * pg-boss expiry of an active job.
+     */
+    expireInSeconds?: number;
+  };
+}
+/**
+ * Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.
+ */
+export interface SqlQueueJob {
+  /**
+   * Executor kind.
+   */
+  type: "queue";
+  /**
+   * The queue that receives the run.
+   */
+  system: "sql";
+  /**
+   * Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.
+   */
+  function: string;
+  /**
+   * Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.
+   */
+  arguments?: {
+    [k: string]:
+      | "document"
+      | "scheduleRunId"
+      | "attempt"
+      | "idempotencyKey"
+      | "schedule"
+      | "businessDate"
+      | "scheduledFor"
+      | "trigger"
+      | "payload";
+  };
+}
+export interface QueueJob2 {
+  /**
+   * Executor kind.
+   */
+  type: "queue";
+  /**
+   * The queue that receives the run.
+   */
+  system: "graphile-worker" | "pg-boss" | "sql";
+  [k: string]: unknown;
 }
 /**
  * How failed attempts are retried.

@@ -7,6 +7,7 @@
  */
 import { executableJobsOf, type Definition, type EnvValue, type JobDefinition } from '../compile/definition.js';
 import { canonicalJson } from '../compile/digest.js';
+import { describeQueueTarget } from '../compile/queue-job.js';
 import { isCronformConfiguration } from '../shared/own-configuration.js';
 import { hasHiddenCharacters, makeVisible, quoteVisibly } from '../shared/visible-text.js';
 import { analyzeCommand, type CommandSign } from './command-analysis.js';
@@ -22,6 +23,7 @@ export const JobRiskCodes = {
   CF511: { level: 'HIGH', meaning: 'an http job now calls another host' },
   CF512: { level: 'HIGH', meaning: "the job reads cronform's own configuration (DATABASE_URL, CRONFORM_*, PG*) from the runner's environment" },
   CF513: { level: 'HIGH', meaning: 'control, bidi or invisible characters in a job field' },
+  CF515: { level: 'HIGH', meaning: 'a sql queue job calls a database function with the runner\'s role (created or changed): code execution in the database' },
 } as const;
 export type JobRiskCode = keyof typeof JobRiskCodes;
 
@@ -94,6 +96,11 @@ function jobStrings(job: JobDefinition, base: string): Array<[string, string]> {
     job.command.forEach((arg, index) => strings.push([`${base}.command.${index}`, arg]));
     strings.push([`${base}.cwd`, job.cwd]);
     values('env', job.env);
+  } else if (job.type === 'queue') {
+    for (const [key, value] of Object.entries(job)) {
+      if (typeof value === 'string') strings.push([`job.${key}`, value]);
+      else if (value && typeof value === 'object') for (const [name, item] of Object.entries(value)) strings.push([`job.${key}.${name}`, name], [`job.${key}.${name}`, String(item)]);
+    }
   } else {
     strings.push([`${base}.url`, job.url], [`${base}.method`, job.method]);
     values('headers', job.headers);
@@ -132,6 +139,11 @@ function findSignsOfJob(job: JobDefinition, base: string): JobConcern[] {
   const add = (code: JobRiskCode, path: string, evidence: string, message: string, hint: string) => concerns.push({ code, level: 'HIGH', message, hint, path, evidence });
   for (const [path, text] of jobStrings(job, base)) {
     if (hasHiddenCharacters(text.replace(/[\n\t]/g, ''))) add('CF513', path, `${path} ${text}`, `${displayPath(path)} contains control, bidi or invisible characters: ${quoteVisibly(text)}`, 'remove them: what a reviewer reads must be what runs');
+  }
+  if (job.type === 'queue') {
+    // A sql hand-off calls a database function with the runner's role: code execution in the database.
+    if (job.system === 'sql') add('CF515', 'job.function', `${job.function} ${canonicalJson(job.arguments)}`, `the job calls database function ${quoteVisibly(job.function)} with the runner's database role (${describeQueueTarget(job)})`, 'review that function as code: it runs in the database with every privilege the runner has; grant the runner role EXECUTE on it and nothing more than it needs');
+    return concerns;
   }
   const secretValues = job.type === 'command' ? job.env : job.headers;
   const field = job.type === 'command' ? 'env' : 'headers';

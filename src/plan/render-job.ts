@@ -4,7 +4,7 @@
  * variable it reads (`fromEnv NAME`, never a value), or the method, url, header names and a digest
  * of the body. Never cut by a budget: this is what will run.
  */
-import type { EnvValue, JobDefinition, RunJobDefinition } from '../compile/definition.js';
+import type { EnvValue, JobDefinition, QueueJobDefinition, RunJobDefinition } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson, digestOf } from '../compile/digest.js';
 import { makeVisible, quoteVisibly } from '../shared/visible-text.js';
@@ -53,6 +53,7 @@ function describeSingleJob(job: JobDefinition): JobLine[] {
       { field: 'env', values: describeValues(job.env, true) },
     ];
   }
+  if (job.type === 'queue') return describeQueueJob(job);
   const body = job.body === undefined ? [] : [`${digestOf(job.body).slice(0, 'sha256:'.length + 12)} (${canonicalJson(job.body).length} characters of JSON)`];
   const expectStatus = manifestValue('job.expectStatus', job.expectStatus) as Array<string | number>;
   return [
@@ -63,6 +64,28 @@ function describeSingleJob(job: JobDefinition): JobLine[] {
     { field: 'body', values: body },
     { field: 'expectStatus', values: expectStatus.map(String) },
   ];
+}
+
+/** Every field of a queue job, defaults included: the target system, task or function and how it is called. */
+function describeQueueJob(job: QueueJobDefinition): JobLine[] {
+  const lines: JobLine[] = [{ field: 'type', values: ['queue'] }, { field: 'system', values: [job.system] }];
+  const scalar = (field: string, value: unknown) => {
+    if (value !== undefined) lines.push({ field, values: [typeof value === 'string' ? quoteVisibly(value) : String(value)] });
+  };
+  if (job.system === 'graphile-worker') {
+    scalar('task', job.task);
+    scalar('queueName', job.queueName);
+    scalar('priority', job.priority);
+    scalar('maxAttempts', job.maxAttempts);
+  } else if (job.system === 'pg-boss') {
+    scalar('name', job.name);
+    lines.push({ field: 'options', values: Object.entries(job.options).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => `${makeVisible(key)}=${JSON.stringify(value)}`) });
+  } else {
+    scalar('function', job.function);
+    const args = Object.entries(job.arguments).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, source]) => `${makeVisible(name)} => ${source}`);
+    lines.push({ field: 'arguments', values: args.length > 0 ? args : ['(one jsonb argument: the whole queue payload)'] });
+  }
+  return lines;
 }
 
 /** `command: "sh", "-c", "curl … | sh"` for terminals. */

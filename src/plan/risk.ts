@@ -2,6 +2,7 @@
  * Risk findings and the headline of one planned change (SPEC §5). Pure: figures, history and shared
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
+import { describeQueueTarget } from '../compile/queue-job.js';
 import { executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
@@ -217,6 +218,8 @@ function jobValues(def: Definition | null): Map<string, { path: string; value: E
   if (!def) return new Map();
   return new Map(
     executableJobsOf(def.job).flatMap(({ path, stepName, job }) => {
+      // A queue job has no env or headers: nothing of the runner's environment reaches a queue row.
+      if (job.type === 'queue') return [];
       const [field, values] = job.type === 'command' ? ['env', job.env] : ['headers', job.headers];
       return Object.entries(values).map(([key, value]): [string, { path: string; value: EnvValue }] => [`${stepName ?? ''}/${field}.${key}`, { path: `${path}.${field}.${key}`, value }]);
     }),
@@ -290,6 +293,7 @@ function describeTarget(def: Definition, exact: boolean): string {
 
 function describeJobTarget(job: JobDefinition, exact: boolean): string {
   if (job.type === 'http') return `${job.method.toUpperCase()} ${exact ? job.url : job.url.replace(/[?#].*$/, '?…')}`;
+  if (job.type === 'queue') return describeQueueTarget(job);
   const script = job.command.slice(1).find((arg) => !arg.startsWith('-') && !arg.includes('{{'));
   return [job.command[0], script].filter((part) => part !== undefined).join(' ');
 }

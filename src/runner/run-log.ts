@@ -4,6 +4,7 @@
  * logger bound to the run's id, schedule, slot and attempt, so none can lack them. Created QUEUED
  * and claimed are debug lines; the rest are info (warn when something went wrong).
  */
+import { describeQueueTarget } from '../compile/queue-job.js';
 import type { ClaimedRun } from '../db/worker-queries.js';
 import type { Logger } from '../shared/logger.js';
 import { identityOf, type RunIdentity, type RunObserver } from './run-observer.js';
@@ -35,6 +36,9 @@ export function createRunLog(logger: Logger): RunObserver {
       else if (outcome.skipReason && runStatus === 'SKIPPED') line.warn(`job not run; run SKIPPED: ${outcome.error ?? outcome.skipReason}`, { status: runStatus, reason: outcome.skipReason });
       else if (runStatus === 'SUCCESS') line.info('attempt finished; run SUCCESS', { ...fields, status: runStatus });
       else line.warn(`attempt finished; run ${runStatus}`, { ...fields, status: runStatus });
+    },
+    runHandedOff(run, job, externalJobId) {
+      ofClaimed(run).info(`run handed off to ${describeQueueTarget(job)}`, { status: 'RUNNING', system: job.system, externalJobId: externalJobId ?? undefined });
     },
     runCancelled(run) {
       ofClaimed(run).warn('run cancelled by an operator; stopping its job', { status: 'CANCELLED' });

@@ -4,6 +4,7 @@
  * event is reported by the process that wrote the change, once, after its transaction committed;
  * that is what lets metrics count a final status once across replicas (sum them).
  */
+import type { QueueJobDefinition } from '../compile/definition.js';
 import type { FinalEvent } from '../db/final-event-queries.js';
 import type { ClaimedRun } from '../db/worker-queries.js';
 import type { RunStatus, SkipReason, TriggerType } from '../db/run-vocabulary.js';
@@ -48,6 +49,11 @@ export interface RunObserver {
    */
   attemptFinished?(run: ClaimedRun, outcome: ExecutionOutcome, runStatus: RunStatus | null, durationMs: number): void;
   /**
+   * A queue job handed to its queue (docs/queue-handoff.md): the run stays RUNNING under the
+   * queue's lease until the worker reports (cronform.run_finished) or the reconciler finds it stalled.
+   */
+  runHandedOff?(run: ClaimedRun, job: QueueJobDefinition, externalJobId: string | null): void;
+  /**
    * A run this runner held was cancelled by `cronform cancel`; its job is being stopped. The
    * CANCELLED status is counted through the outbox (`finalEventsDrained`), not here: the holder
    * may be dead or miss the NOTIFY.
@@ -91,6 +97,7 @@ export function combineObservers(observers: readonly RunObserver[], onError: (er
     runsClaimed: each('runsClaimed'),
     attemptStarted: each('attemptStarted'),
     attemptFinished: each('attemptFinished'),
+    runHandedOff: each('runHandedOff'),
     runCancelled: each('runCancelled'),
     leaseExpiring: each('leaseExpiring'),
     runsReleased: each('runsReleased'),

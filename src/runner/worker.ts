@@ -14,7 +14,9 @@
  * to what this runner will start within ~100 ms at the job durations it has been seeing (policy/prefetch.ts);
  * at concurrency 10 with jobs of more than a second it claims no further ahead than its free slots.
  */
-import type { Definition } from '../compile/definition.js';
+import type { Definition, QueueJobDefinition } from '../compile/definition.js';
+import { failedOutcome } from './executors/job-outcome.js';
+import { handOffClaimedRun } from './queue-handoff.js';
 import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
 import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../db/worker-queries.js';
@@ -217,10 +219,36 @@ export class Worker {
         entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
+    if (definition?.job.type === 'queue') {
+      entry.done = this.handOff(entry, definition, definition.job);
+      return;
+    }
     entry.done = executeClaimedRun(run, definition, entry.controller, this.execution, entry.progress, entry.frozen).then(
       (outcome) => this.record(entry, outcome),
       (error: unknown) => this.record(entry, { status: 'FAILED', exitCode: null, httpStatus: null, error: `runner error: ${(error as Error).message}`, stdoutTail: null, stderrTail: null, durationMs: 0 }),
     );
+  }
+
+  /**
+   * A queue job: the attempt is over for this runner once the queue has it (the lease is the
+   * queue's now, and the worker's reports or the reconciler end the run). A hand-off that failed
+   * is an ordinary failed attempt; one whose lease was lost meanwhile is abandoned like any other.
+   */
+  private async handOff(entry: InFlight, definition: Definition, job: QueueJobDefinition): Promise<void> {
+    const result = await handOffClaimedRun(this.database, entry.run, definition, job, { runnerId: this.options.runnerId, clock: this.options.clock, leaseMs: this.options.leaseMs });
+    if (!result.handedOff) {
+      if ('leaseLost' in result) entry.abandoned = true;
+      this.record(entry, 'outcome' in result ? result.outcome : failedOutcome('lease lost before the hand-off', 0));
+      return;
+    }
+    entry.ended = true;
+    this.fence.disarm(entry);
+    this.executing -= 1;
+    if (this.inFlight.get(entry.run.id) === entry) this.inFlight.delete(entry.run.id);
+    this.options.observer?.runHandedOff?.(entry.run, job, result.externalJobId);
+    this.startReady();
+    this.releaseWaiters();
+    this.options.wake?.();
   }
 
   /**

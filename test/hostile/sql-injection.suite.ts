@@ -134,7 +134,9 @@ export function defineSqlInjectionSuite(engine: string, open: () => Promise<Open
               if (definition.job.type === 'http') {
                 expect(definition.job.headers).toEqual({ 'X-Injected': t.headerValue });
                 expect(definition.job.body).toEqual({ [t.payloadKey]: t.body, raw: t.body });
-              } else if (definition.job.type === 'command') {
+              } else {
+                expect(definition.job.type).toBe('command');
+                if (definition.job.type !== 'command') continue;
                 expect(definition.job.command).toEqual(['node', 'jobs/x.js', t.argument]);
                 expect(definition.job.env).toEqual({ INJECTED: t.envValue });
               }

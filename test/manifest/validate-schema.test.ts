@@ -82,7 +82,7 @@ describe('validateDocumentSchema', () => {
     ['minimum', schedule('  maxCatchUp: 0\n'), '9:15', 'spec.maxCatchUp must be >= 1 (got 0)', undefined],
     ['integer', schedule('  businessDate: { offsetDays: 1.5 }\n'), '9:31', 'spec.businessDate.offsetDays must be an integer (got number)', undefined],
     ['empty command', schedule().replace('[node, jobs/x.js]', '[]'), '8:34', 'spec.job.command must have at least 1 item', undefined],
-    ['job type', schedule().replace('type: command', 'type: shell'), '8:16', 'spec.job.type must be one of command, http (got "shell")', undefined],
+    ['job type', schedule().replace('type: command', 'type: shell'), '8:16', 'spec.job.type must be one of command, http, queue (got "shell")', undefined],
     ['env value', schedule().replace('command: [node, jobs/x.js]', 'command: [x], env: { PORT: 8080 }'), '8:52', 'spec.job.env.PORT must be a string or { fromEnv: NAME } (got number)', 'write it in quotes: "8080"'],
     ['fromEnv name', schedule().replace('command: [node, jobs/x.js]', 'command: [x], env: { T: { fromEnv: my-token } }'), '8:60', 'spec.job.env.T.fromEnv must be an environment variable name of uppercase letters, digits and "_", e.g. NOTION_TOKEN (got "my-token")', undefined],
     ['env name', schedule().replace('command: [node, jobs/x.js]', 'command: [x], env: { my-var: a }'), '8:46', 'spec.job.env: key "my-var" must be an environment variable name of letters, digits and "_", not starting with a digit', undefined],

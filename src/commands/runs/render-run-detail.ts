@@ -3,7 +3,7 @@
  * runner ids, audit reasons) is made visible before it reaches the terminal: a job's output must
  * not move the cursor, clear the screen or forge the lines around it. `logs` is the raw view.
  */
-import type { AttemptDetail, RunDetail, RunProgressDetail, StepDetail } from '../../operations/runs/show-run.js';
+import type { AttemptDetail, HandOffSummary, RunDetail, RunProgressDetail, StepDetail } from '../../operations/runs/show-run.js';
 import { formatElapsed } from '../../shared/format-elapsed.js';
 import { makeVisible } from '../../shared/visible-text.js';
 
@@ -15,11 +15,24 @@ function renderTail(label: string, tail: string | null): string[] {
   return [`  ${label} (last bytes kept):`, ...lines.map((line) => `${TAIL_INDENT}${makeVisible(line)}`)];
 }
 
+function renderHandOff(handOff: HandOffSummary): string[] {
+  const report = handOff.reportedFinishAt
+    ? `finished reported ${handOff.reportedFinishAt}`
+    : handOff.lastHeartbeatAt
+      ? `last report ${handOff.lastHeartbeatAt}`
+      : 'no report from the worker yet';
+  return [
+    `  handed off to ${makeVisible(handOff.target)} at ${handOff.handedOffAt}: job ${makeVisible(handOff.externalJobId ?? '(no id)')}, key ${makeVisible(handOff.jobKey)}`,
+    `  ${report}; deadline ${handOff.deadlineAt}`,
+  ];
+}
+
 function renderAttempt(attempt: AttemptDetail): string[] {
   const ended = attempt.finishedAt ? ` → ${attempt.finishedAt} (${formatElapsed(attempt.durationMs)})` : ' (not finished)';
   const lines = [`Attempt ${attempt.attempt}  ${attempt.status}  on ${makeVisible(attempt.runnerId)}  ${attempt.startedAt}${ended}`];
   const result = [attempt.exitCode === null ? null : `exit code ${attempt.exitCode}`, attempt.httpStatus === null ? null : `HTTP ${attempt.httpStatus}`].filter((part) => part !== null);
   if (result.length > 0) lines.push(`  ${result.join(', ')}`);
+  if (attempt.handOff) lines.push(...renderHandOff(attempt.handOff));
   if (attempt.error) lines.push(`  error: ${makeVisible(attempt.error)}`);
   lines.push(...renderTail('stdout', attempt.stdoutTail), ...renderTail('stderr', attempt.stderrTail));
   return lines;

@@ -3,6 +3,7 @@
  * chart (duration, start delay) and as a table whose rows open onto their attempts and output tails.
  */
 import type { JobDefinition, RunJobDefinition } from '../../compile/definition.js';
+import { describeQueueTarget } from '../../compile/queue-job.js';
 import type { Database } from '../../db/client.js';
 import { findScheduleDetail } from '../../db/dashboard-queries.js';
 import { listAttemptsOfRuns, type AttemptRow } from '../../db/run-detail-queries.js';
@@ -29,6 +30,7 @@ function describeJob(job: RunJobDefinition): Html {
 
 function describeSingleJob(job: JobDefinition): Html {
   if (job.type === 'command') return html`<code>${job.command.map((arg) => visible(JSON.stringify(arg))).join(' ')}</code>${job.cwd && job.cwd !== '.' ? html` <span class="muted">in ${visible(job.cwd)}</span>` : ''}`;
+  if (job.type === 'queue') return html`<code>${visible(describeQueueTarget(job))}</code>`;
   return html`<code>${visible(job.method)} ${visible(job.url)}</code>`;
 }
 

@@ -51,6 +51,7 @@ export class RunnerMetrics implements RunObserver {
   private readonly tickDuration: Histogram;
   private readonly lastSuccess: Gauge<'schedule'>;
   private readonly databaseUp: Gauge;
+  private readonly handOffs: Counter<'schedule' | 'system'>;
   private readonly queueDepth: Gauge<'queue' | 'status'>;
   private readonly runnersAlive: Gauge;
   private readonly lastSuccessMs = new Map<string, number>();
@@ -65,6 +66,7 @@ export class RunnerMetrics implements RunObserver {
       labelNames: ['schedule', 'status', 'reason'],
       registers,
     });
+    this.handOffs = new Counter({ name: 'cronform_handoffs_total', help: 'Attempts handed to an external queue (job type queue) by this runner; their outcome is reported by the queue\'s worker.', labelNames: ['schedule', 'system'], registers });
     this.retries = new Counter({ name: 'cronform_retries_total', help: 'Attempts that failed, timed out or stalled and left a retry (RETRY_PENDING).', labelNames: ['schedule'], registers });
     this.leaseExpiries = new Counter({
       name: 'cronform_lease_expiries_total',
@@ -152,6 +154,10 @@ export class RunnerMetrics implements RunObserver {
       // A scheduled slot a pause skipped was not run, like the slots the scheduler skips while paused.
       if (event.status === 'SKIPPED' && event.trigger === 'SCHEDULED') this.skippedSlots.inc({ schedule: event.schedule, status: event.status, reason: event.reason ?? 'NONE' });
     }
+  };
+
+  runHandedOff: NonNullable<RunObserver['runHandedOff']> = (run, job) => {
+    this.handOffs.inc({ schedule: run.scheduleName, system: job.system });
   };
 
   leasesExpired: NonNullable<RunObserver['leasesExpired']> = (attempts) => {

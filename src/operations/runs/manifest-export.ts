@@ -57,6 +57,14 @@ function exportJob(job: JobDefinition): Fields {
   if (job.type === 'command') {
     return { type: 'command', command: job.command, ...withoutDefaults([['cwd', job.cwd, '.'], ['env', job.env]]) };
   }
+  if (job.type === 'queue') {
+    // The compiled defaults that turn the queue's own retries off are the manifest's defaults too.
+    if (job.system === 'graphile-worker') {
+      return { type: 'queue', system: 'graphile-worker', task: job.task, ...withoutDefaults([['queueName', job.queueName], ['priority', job.priority], ['maxAttempts', job.maxAttempts, 1]]) };
+    }
+    if (job.system === 'pg-boss') return { type: 'queue', system: 'pg-boss', name: job.name, ...withoutDefaults([['options', job.options, { retryLimit: 0 }]]) };
+    return { type: 'queue', system: 'sql', function: job.function, ...withoutDefaults([['arguments', job.arguments]]) };
+  }
   const expectStatus = job.expectStatus.map(([low, high]) => (low === high ? low : `${low}-${high}`));
   return {
     type: 'http',

@@ -4,6 +4,7 @@
  * whether any is alive (liveness.ts says how each is judged). "Today" is the current UTC day:
  * schedules live in many zones, and one fixed day for all keeps the column comparable.
  */
+import { listHandedOffRuns } from '../../db/queue-handoff-queries.js';
 import { DEFAULT_POLICY } from '../../compile/definition.js';
 import type { Database } from '../../db/client.js';
 import { listRecentRunners, summarizeScheduleStatus, type SchedulePage } from '../../db/run-report-queries.js';
@@ -66,7 +67,26 @@ export interface ScheduleStatusReport {
   overdueAfterMs: number;
   /** What `status --check` judges. */
   health: HealthCheck;
+  /** Runs handed to an external queue and not finished (docs/queue-handoff.md), oldest first, at most MAX_HANDED_OFF_LISTED. */
+  handedOff?: HandedOffEntry[];
 }
+
+export interface HandedOffEntry {
+  runId: number;
+  schedule: string;
+  attempt: number;
+  system: string;
+  target: string;
+  /** The queue's id of the job. */
+  externalJobId: string | null;
+  handedOffAt: string;
+  /** The worker's last report (start or heartbeat); null while the job waits in the queue. */
+  lastReportAt: string | null;
+  /** When the reconciler applies onStall unless the worker reports. */
+  leaseExpiresAt: string | null;
+}
+
+const MAX_HANDED_OFF_LISTED = 50;
 
 export interface StatusOptions {
   nowMs: number;
@@ -84,7 +104,7 @@ export async function readScheduleStatus(database: Database, options: StatusOpti
   const { nowMs } = options;
   const dayStartMs = Math.floor(nowMs / MS_PER_DAY) * MS_PER_DAY;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_RUNNER_STALE_AFTER_MS;
-  const [rows, runnerRows, policy] = await Promise.all([
+  const [rows, runnerRows, policy, handedOffRows] = await Promise.all([
     summarizeScheduleStatus(database.db, {
       statsSince: new Date(nowMs - STATUS_WINDOW_DAYS * MS_PER_DAY),
       dayStart: new Date(dayStartMs),
@@ -94,7 +114,19 @@ export async function readScheduleStatus(database: Database, options: StatusOpti
     }),
     listRecentRunners(database.db, new Date(nowMs - RUNNER_HISTORY_MS), MAX_RUNNERS_LISTED),
     options.overdueAfterMs === undefined ? readStoredPolicy(database.db) : Promise.resolve(null),
+    listHandedOffRuns(database.db, MAX_HANDED_OFF_LISTED),
   ]);
+  const handedOff: HandedOffEntry[] = handedOffRows.map((row) => ({
+    runId: row.runId,
+    schedule: row.schedule,
+    attempt: row.attempt,
+    system: row.system,
+    target: row.target,
+    externalJobId: row.externalJobId,
+    handedOffAt: row.handedOffAt.toISOString(),
+    lastReportAt: row.lastReportAt?.toISOString() ?? null,
+    leaseExpiresAt: row.leaseExpiresAt?.toISOString() ?? null,
+  }));
   const overdueAfterMs = options.overdueAfterMs ?? policy?.policy.misfireThresholdMs ?? DEFAULT_POLICY.misfireThresholdMs;
   const runners: RunnerEntry[] = runnerRows.map((runner) => ({
     id: runner.id,
@@ -136,5 +168,6 @@ export async function readScheduleStatus(database: Database, options: StatusOpti
     staleAfterMs,
     overdueAfterMs,
     health: evaluateHealth({ runners, schedules, staleAfterMs }),
+    handedOff,
   };
 }

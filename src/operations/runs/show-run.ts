@@ -5,6 +5,7 @@
  * shown here is what the database holds, and nothing is redacted twice or differently.
  */
 import type { Database } from '../../db/client.js';
+import { listHandOffs, type HandOffDetail } from '../../db/queue-handoff-queries.js';
 import { findRunDetail, listRunAttempts, listRunEvents, type AttemptRow } from '../../db/run-detail-queries.js';
 import { loadRunProgress } from '../../db/run-progress-queries.js';
 import { findRunSteps, type StepRow } from '../../db/step-queries.js';
@@ -29,6 +30,24 @@ export interface AttemptDetail {
   /** The last bytes of stdout (a command) or of the response body (http), secrets redacted by the runner. */
   stdoutTail: string | null;
   stderrTail: string | null;
+  /** Present only for an attempt handed to a queue (job type queue): the queue's job and the worker's reports. */
+  handOff?: HandOffSummary;
+}
+
+/** Where a handed-off attempt went and what its worker reported (docs/queue-handoff.md). */
+export interface HandOffSummary {
+  system: string;
+  target: string;
+  /** The key the queue deduplicates by. */
+  jobKey: string;
+  /** The queue's own id of the job (graphile-worker job id, pg-boss uuid, a sql function's result). */
+  externalJobId: string | null;
+  handedOffAt: string;
+  /** The attempt's timeout: its lease never reaches past it. */
+  deadlineAt: string;
+  reportedStartAt: string | null;
+  lastHeartbeatAt: string | null;
+  reportedFinishAt: string | null;
 }
 
 /** What the run's job reported (SPEC §8a): counts across attempts, and its items, failed first. */
@@ -123,8 +142,23 @@ const PRIORITY_NAMES = Object.fromEntries(Object.entries(PRIORITY_RANK).map(([na
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 const elapsedMs = (from: Date | null, to: Date | null): number | null => (from && to ? to.getTime() - from.getTime() : null);
 
-function toAttemptDetail(row: AttemptRow): AttemptDetail {
+function toHandOffSummary(handOff: HandOffDetail): HandOffSummary {
   return {
+    system: handOff.system,
+    target: handOff.target,
+    jobKey: handOff.jobKey,
+    externalJobId: handOff.externalJobId,
+    handedOffAt: handOff.handedOffAt.toISOString(),
+    deadlineAt: handOff.deadlineAt.toISOString(),
+    reportedStartAt: iso(handOff.startedAt),
+    lastHeartbeatAt: iso(handOff.lastHeartbeatAt),
+    reportedFinishAt: iso(handOff.finishedAt),
+  };
+}
+
+function toAttemptDetail(row: AttemptRow, handOff: HandOffDetail | undefined): AttemptDetail {
+  return {
+    ...(handOff ? { handOff: toHandOffSummary(handOff) } : {}),
     attempt: row.attempt,
     runnerId: row.runnerId,
     status: row.status,
@@ -162,13 +196,14 @@ function toStepDetail(row: StepRow): StepDetail {
 export async function showRun(database: Database, runId: number): Promise<RunDetail> {
   const run = await findRunDetail(database.db, runId);
   if (!run) throw new RunOperationError(`no run with id ${runId} (\`cronform runs\` lists recent runs with their ids)`);
-  const [attempts, events, reported, steps, contexts, downstream] = await Promise.all([
+  const [attempts, events, reported, steps, contexts, downstream, handOffs] = await Promise.all([
     listRunAttempts(database.db, runId),
     listRunEvents(database.db, runId),
     loadRunProgress(database.db, runId, SHOWN_ITEMS),
     findRunSteps(database.db, runId),
     loadRunContexts(database.db, [runId]),
     findDownstreamRuns(database.db, runId),
+    listHandOffs(database.db, runId),
   ]);
   const context = contexts.get(runId);
   const last = attempts[attempts.length - 1] ?? null;
@@ -194,7 +229,7 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     finishedAt: iso(run.finishedAt),
     durationMs: elapsedMs(run.startedAt, run.finishedAt),
     summarizedSlots: run.summarizedSlots,
-    attemptDetails: attempts.map(toAttemptDetail),
+    attemptDetails: attempts.map((row) => toAttemptDetail(row, handOffs.find((h) => h.attempt === row.attempt))),
     steps: steps.map(toStepDetail),
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
     ...(reported.progress ? { progress: { ...reported.progress, updatedAt: reported.progress.updatedAt.toISOString(), items: reported.items } } : {}),

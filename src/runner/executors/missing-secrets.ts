@@ -4,7 +4,8 @@ import type { EnvValue, RunJobDefinition } from '../../compile/definition.js';
 export function fromEnvReferencesOf(job: RunJobDefinition): string[] {
   // Optional at run time: an embedding application's `execute` may be handed a hand-built job.
   const jobs = job.type === 'steps' ? job.steps : [job];
-  const values: Array<[string, EnvValue]> = jobs.flatMap((one) => Object.entries((one.type === 'command' ? one.env : one.headers) ?? {}));
+  // A queue job has no secrets: nothing of the runner's environment reaches a queue row.
+  const values: Array<[string, EnvValue]> = jobs.flatMap((one) => Object.entries((one.type === 'command' ? one.env : one.type === 'http' ? one.headers : undefined) ?? {}));
   const names: string[] = [];
   for (const [, value] of values) {
     if (typeof value !== 'string' && !names.includes(value.fromEnv)) names.push(value.fromEnv);

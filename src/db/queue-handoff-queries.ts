@@ -1,0 +1,221 @@
+/**
+ * Statements of a queue hand-off (docs/queue-handoff.md): the run is locked under this runner's
+ * lease, the queue job inserted, and the lease given to the queue, all in one transaction on
+ * cronform's own connection, so a hand-off either happened whole (one queue job, the run
+ * recorded as handed off) or not at all (no job, the run still this runner's to fail and retry).
+ *
+ * Nothing the manifest says is spliced into SQL text as text: values are bound parameters, and the
+ * only names that reach the statement (a `sql` job's function and its argument names, already
+ * restricted to lower-case identifiers by the schema) are quoted with pg's escapeIdentifier.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { QueueArgumentSource, QueueSystem } from '../compile/definition.js';
+import { queryRows, type Executor } from './client.js';
+
+/** The lease owner of a handed-off run: the queue, not a runner (runner heartbeats never renew it). */
+export function handOffLeaseOwner(system: QueueSystem): string {
+  return `queue:${system}`;
+}
+
+/** True when this runner still holds the lease of this very attempt; the run row stays locked until commit. */
+export async function lockRunForHandOff(tx: Executor, runnerId: string, run: { runId: number; attempt: number }): Promise<boolean> {
+  const rows = await queryRows<{ id: string | number }>(
+    tx,
+    sql`select id from schedule_runs where id = ${run.runId} and status = 'RUNNING' and lease_owner = ${runnerId} and attempts = ${run.attempt} for update`,
+  );
+  return rows.length === 1;
+}
+
+export interface GraphileWorkerJobRequest {
+  task: string;
+  payload: unknown;
+  queueName: string | null;
+  priority: number | null;
+  maxAttempts: number;
+  jobKey: string;
+}
+
+/**
+ * graphile-worker's public SQL API, `graphile_worker.add_job`, in named notation. `unsafe_dedupe`:
+ * a job with this key that already exists (queued, running or failed) is returned as it is, never
+ * replaced; `replace` would add a second job while the first one runs. Returns the job's id.
+ */
+export async function addGraphileWorkerJob(tx: Executor, job: GraphileWorkerJobRequest): Promise<string> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`select (graphile_worker.add_job(
+          identifier => ${job.task}::text, payload => ${JSON.stringify(job.payload)}::json, queue_name => ${job.queueName}::text,
+          max_attempts => ${job.maxAttempts}::int, job_key => ${job.jobKey}::text, priority => ${job.priority}::int,
+          job_key_mode => 'unsafe_dedupe')).id::text as id`,
+  );
+  return rows[0]!.id;
+}
+
+/** Whether a pg-boss job with this id exists (a hand-off already made, deduplicated by its id). */
+export async function findPgBossJob(tx: Executor, schema: string, name: string, id: string): Promise<boolean> {
+  const { escapeIdentifier } = (await import('pg')).default;
+  const rows = await queryRows<{ id: string }>(tx, sql`select id::text as id from ${sql.raw(escapeIdentifier(schema))}.job where name = ${name} and id = ${id}::uuid`);
+  return rows.length === 1;
+}
+
+/**
+ * A `{ executeSql }` database for pg-boss's `send(…, { db })` that runs its statement in this
+ * transaction. pg-boss numbers its parameters `$1…$n`; each becomes a bound parameter here.
+ */
+export function pgBossDatabaseOn(tx: Executor): { executeSql(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> } {
+  return {
+    async executeSql(text, values = []) {
+      const chunks: SQL[] = [];
+      let last = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, match.index)), sql`${values[Number(match[1]) - 1] ?? null}`);
+        last = (match.index ?? 0) + match[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      return { rows: await queryRows<Record<string, unknown>>(tx, sql.join(chunks)) };
+    },
+  };
+}
+
+/** How each run value is typed when bound, so that PostgreSQL resolves the function by its signature. */
+const ARGUMENT_TYPES: Record<QueueArgumentSource, string> = {
+  document: 'jsonb',
+  payload: 'jsonb',
+  scheduleRunId: 'bigint',
+  attempt: 'integer',
+  idempotencyKey: 'text',
+  schedule: 'text',
+  businessDate: 'date',
+  scheduledFor: 'timestamptz',
+  trigger: 'text',
+};
+
+/**
+ * `select "app"."enqueue_report"("report_date" => $1::date, …)::text`: a `sql` job's function
+ * called with bound values only. Without named arguments it receives the whole queue payload as
+ * one jsonb value. Returns its result as text (recorded as the queue's job id), or null.
+ */
+export async function callEnqueueFunction(tx: Executor, qualifiedName: string, args: Array<{ name: string; source: QueueArgumentSource; value: unknown }>, document: unknown): Promise<string | null> {
+  const { escapeIdentifier } = (await import('pg')).default;
+  const [schema, name] = qualifiedName.split('.');
+  if (!schema || !name || qualifiedName.split('.').length !== 2) throw new Error(`function must be schema-qualified (got ${JSON.stringify(qualifiedName)})`);
+  const bind = (value: unknown, type: string): SQL => sql`${type === 'jsonb' ? JSON.stringify(value) : value}::${sql.raw(type)}`;
+  const argumentList =
+    args.length === 0
+      ? bind(document, 'jsonb')
+      : sql.join(
+          args.map((arg) => sql`${sql.raw(escapeIdentifier(arg.name))} => ${bind(arg.value, ARGUMENT_TYPES[arg.source])}`),
+          sql`, `,
+        );
+  const rows = await queryRows<{ job_id: string | null }>(tx, sql`select (${sql.raw(`${escapeIdentifier(schema)}.${escapeIdentifier(name)}`)}(${argumentList}))::text as job_id`);
+  return rows[0]?.job_id ?? null;
+}
+
+export interface HandOffRecord {
+  runId: number;
+  attempt: number;
+  system: QueueSystem;
+  target: string;
+  jobKey: string;
+  externalJobId: string | null;
+  handedOffAt: Date;
+  deadlineAt: Date;
+  heartbeatLeaseMs: number;
+}
+
+/**
+ * The run's lease passes from this runner to the queue, lasting until the attempt's deadline
+ * until the worker reports (cronform.run_started extends it from then on by heartbeatLeaseMs);
+ * the attempt is RUNNING from the hand-off. Guarded by lease owner and attempt like every write.
+ */
+export async function recordHandOff(tx: Executor, runnerId: string, record: HandOffRecord): Promise<boolean> {
+  const handedOffAt = record.handedOffAt.toISOString();
+  const rows = await queryRows<{ run_id: string | number }>(
+    tx,
+    sql`with moved as (
+          update schedule_runs set lease_owner = ${handOffLeaseOwner(record.system)}, lease_expires_at = ${record.deadlineAt.toISOString()}::timestamptz
+          where id = ${record.runId} and status = 'RUNNING' and lease_owner = ${runnerId} and attempts = ${record.attempt}
+          returning id
+        ),
+        started as (
+          update run_attempts a set status = 'RUNNING', started_at = ${handedOffAt}::timestamptz
+          from moved m where a.run_id = m.id and a.attempt = ${record.attempt} and a.status = 'CLAIMED'
+        )
+        insert into queue_handoffs (run_id, attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, heartbeat_lease_ms)
+        select m.id, ${record.attempt}, ${record.system}, ${record.target}, ${record.jobKey}, ${record.externalJobId}, ${handedOffAt}::timestamptz,
+          ${record.deadlineAt.toISOString()}::timestamptz, ${record.heartbeatLeaseMs}
+        from moved m
+        returning run_id`,
+  );
+  return rows.length === 1;
+}
+
+export interface HandedOffRunRow {
+  runId: number;
+  schedule: string;
+  attempt: number;
+  system: string;
+  target: string;
+  externalJobId: string | null;
+  handedOffAt: Date;
+  lastReportAt: Date | null;
+  leaseExpiresAt: Date | null;
+}
+
+/** Runs handed to a queue and not finished yet (`status`), oldest hand-off first; through active_runs, never a scan of the run history. */
+export async function listHandedOffRuns(executor: Executor, limit: number): Promise<HandedOffRunRow[]> {
+  const rows = await queryRows<Record<string, string | number | null>>(
+    executor,
+    sql`select r.id, s.name as schedule, r.attempts, h.system, h.target, h.external_job_id, h.handed_off_at, h.last_heartbeat_at, r.lease_expires_at
+        from active_runs a join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+        join queue_handoffs h on h.run_id = r.id and h.attempt = r.attempts
+        where a.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_owner like 'queue:%'
+        order by h.handed_off_at, r.id limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    runId: Number(r.id),
+    schedule: String(r.schedule),
+    attempt: Number(r.attempts),
+    system: String(r.system),
+    target: String(r.target),
+    externalJobId: r.external_job_id === null ? null : String(r.external_job_id),
+    handedOffAt: new Date(r.handed_off_at as string),
+    lastReportAt: r.last_heartbeat_at === null ? null : new Date(r.last_heartbeat_at as string),
+    leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at as string),
+  }));
+}
+
+export interface HandOffDetail {
+  attempt: number;
+  system: string;
+  target: string;
+  jobKey: string;
+  externalJobId: string | null;
+  handedOffAt: Date;
+  deadlineAt: Date;
+  startedAt: Date | null;
+  lastHeartbeatAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** A run's hand-offs, one per handed-off attempt, oldest first (`runs show`). */
+export async function listHandOffs(executor: Executor, runId: number): Promise<HandOffDetail[]> {
+  const rows = await queryRows<Record<string, string | number | null>>(
+    executor,
+    sql`select attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, started_at, last_heartbeat_at, finished_at
+        from queue_handoffs where run_id = ${runId} order by attempt`,
+  );
+  const instant = (value: string | number | null | undefined): Date | null => (value === null || value === undefined ? null : new Date(value));
+  return rows.map((r) => ({
+    attempt: Number(r.attempt),
+    system: String(r.system),
+    target: String(r.target),
+    jobKey: String(r.job_key),
+    externalJobId: r.external_job_id === null ? null : String(r.external_job_id),
+    handedOffAt: instant(r.handed_off_at)!,
+    deadlineAt: instant(r.deadline_at)!,
+    startedAt: instant(r.started_at),
+    lastHeartbeatAt: instant(r.last_heartbeat_at),
+    finishedAt: instant(r.finished_at),
+  }));
+}
