@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"retention":{"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,11 +338,11 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["cron","timezone","job"],"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/job"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"}}};
 const schema45 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
-const schema51 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
-const schema54 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
-const schema55 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
+const schema53 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
+const schema56 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
+const schema57 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
 const func4 = Object.prototype.hasOwnProperty;
 const schema40 = {"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"}]};
 const schema41 = {"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}};
@@ -1064,7 +1064,7 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema48 = {"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}};
+const schema48 = {"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}};
 const pattern11 = new RegExp("^[0-9]+(ms|s|m|h|d)$", "u");
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1078,9 +1078,110 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "runs") || (key0 === "keepLast"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.runs !== undefined){
+let data0 = data.runs;
+if(typeof data0 === "string"){
+if(!pattern11.test(data0)){
+const err2 = {instancePath:instancePath+"/runs",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/runs",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.keepLast !== undefined){
+let data1 = data.keepLast;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema48.properties.keepLast.type,parentSchema:schema48.properties.keepLast,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema48.properties.keepLast,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema50 = {"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "maxAttempts") || (key0 === "backoff")) || (key0 === "initialDelay")) || (key0 === "maxDelay"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1093,7 +1194,7 @@ errors++;
 if(data.maxAttempts !== undefined){
 let data0 = data.maxAttempts;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema48.properties.maxAttempts.type,parentSchema:schema48.properties.maxAttempts,data:data0};
+const err1 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema50.properties.maxAttempts.type,parentSchema:schema50.properties.maxAttempts,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1104,7 +1205,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema48.properties.maxAttempts,data:data0};
+const err2 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema50.properties.maxAttempts,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1118,7 +1219,7 @@ errors++;
 if(data.backoff !== undefined){
 let data1 = data.backoff;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.backoff.type,parentSchema:schema48.properties.backoff,data:data1};
+const err3 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.backoff.type,parentSchema:schema50.properties.backoff,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1128,7 +1229,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "fixed") || (data1 === "exponential"))){
-const err4 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/enum",keyword:"enum",params:{allowedValues: schema48.properties.backoff.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.backoff.enum,parentSchema:schema48.properties.backoff,data:data1};
+const err4 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/enum",keyword:"enum",params:{allowedValues: schema50.properties.backoff.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.backoff.enum,parentSchema:schema50.properties.backoff,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1190,7 +1291,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1199,10 +1300,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1496,16 +1597,22 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.retry !== undefined){
-if(!(validate34(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
+if(data.retention !== undefined){
+if(!(validate34(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
+if(data.retry !== undefined){
+if(!(validate36(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+}
 if(data.onStall !== undefined){
-let data12 = data.onStall;
-if(typeof data12 !== "string"){
-const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data12};
+let data13 = data.onStall;
+if(typeof data13 !== "string"){
+const err23 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1514,8 +1621,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(((data12 === "retry") || (data12 === "fail")) || (data12 === "manual"))){
-const err24 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data12};
+if(!(((data13 === "retry") || (data13 === "fail")) || (data13 === "manual"))){
+const err24 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1526,9 +1633,9 @@ errors++;
 }
 }
 if(data.priority !== undefined){
-let data13 = data.priority;
-if(typeof data13 !== "string"){
-const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data13};
+let data14 = data.priority;
+if(typeof data14 !== "string"){
+const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1537,8 +1644,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((((data13 === "CRITICAL") || (data13 === "HIGH")) || (data13 === "NORMAL")) || (data13 === "LOW"))){
-const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data13};
+if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "NORMAL")) || (data14 === "LOW"))){
+const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1549,9 +1656,9 @@ errors++;
 }
 }
 if(data.criticality !== undefined){
-let data14 = data.criticality;
-if(typeof data14 !== "string"){
-const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data14};
+let data15 = data.criticality;
+if(typeof data15 !== "string"){
+const err27 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1560,8 +1667,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "MEDIUM")) || (data14 === "LOW"))){
-const err28 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data14};
+if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "MEDIUM")) || (data15 === "LOW"))){
+const err28 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1572,10 +1679,10 @@ errors++;
 }
 }
 if(data.queue !== undefined){
-let data15 = data.queue;
-if(typeof data15 === "string"){
-if(func1(data15) > 63){
-const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data15};
+let data16 = data.queue;
+if(typeof data16 === "string"){
+if(func1(data16) > 63){
+const err29 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1584,8 +1691,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern4.test(data15)){
-const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data15};
+if(!pattern4.test(data16)){
+const err30 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1596,7 +1703,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1607,10 +1714,10 @@ errors++;
 }
 }
 if(data.jitter !== undefined){
-let data16 = data.jitter;
-if(typeof data16 === "string"){
-if(!pattern11.test(data16)){
-const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data16};
+let data17 = data.jitter;
+if(typeof data17 === "string"){
+if(!pattern11.test(data17)){
+const err32 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema45,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1621,7 +1728,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data16};
+const err33 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1632,11 +1739,11 @@ errors++;
 }
 }
 if(data.dst !== undefined){
-let data17 = data.dst;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key1 in data17){
+let data18 = data.dst;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key1 in data18){
 if(!((key1 === "gap") || (key1 === "fold"))){
-const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data17};
+const err34 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1646,10 +1753,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.gap !== undefined){
-let data18 = data17.gap;
-if(typeof data18 !== "string"){
-const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.gap.type,parentSchema:schema54.properties.gap,data:data18};
+if(data18.gap !== undefined){
+let data19 = data18.gap;
+if(typeof data19 !== "string"){
+const err35 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.gap.type,parentSchema:schema56.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1658,8 +1765,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!((data18 === "shift") || (data18 === "skip"))){
-const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema54.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.gap.enum,parentSchema:schema54.properties.gap,data:data18};
+if(!((data19 === "shift") || (data19 === "skip"))){
+const err36 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema56.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.gap.enum,parentSchema:schema56.properties.gap,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1669,10 +1776,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data17.fold !== undefined){
-let data19 = data17.fold;
-if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.fold.type,parentSchema:schema54.properties.fold,data:data19};
+if(data18.fold !== undefined){
+let data20 = data18.fold;
+if(typeof data20 !== "string"){
+const err37 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.fold.type,parentSchema:schema56.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1681,8 +1788,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!(((data19 === "first") || (data19 === "second")) || (data19 === "both"))){
-const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema54.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.fold.enum,parentSchema:schema54.properties.fold,data:data19};
+if(!(((data20 === "first") || (data20 === "second")) || (data20 === "both"))){
+const err38 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema56.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.fold.enum,parentSchema:schema56.properties.fold,data:data20};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1694,7 +1801,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data17};
+const err39 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1705,11 +1812,11 @@ errors++;
 }
 }
 if(data.businessDate !== undefined){
-let data20 = data.businessDate;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
+let data21 = data.businessDate;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key2 in data21){
 if(!(key2 === "offsetDays")){
-const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data:data20};
+const err40 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1719,10 +1826,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data20.offsetDays !== undefined){
-let data21 = data20.offsetDays;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offsetDays.type,parentSchema:schema55.properties.offsetDays,data:data21};
+if(data21.offsetDays !== undefined){
+let data22 = data21.offsetDays;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err41 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.offsetDays.type,parentSchema:schema57.properties.offsetDays,data:data22};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1734,7 +1841,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data20};
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1745,9 +1852,9 @@ errors++;
 }
 }
 if(data.approval !== undefined){
-let data22 = data.approval;
-if(typeof data22 !== "string"){
-const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data22};
+let data23 = data.approval;
+if(typeof data23 !== "string"){
+const err43 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1756,8 +1863,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!((data22 === "none") || (data22 === "required"))){
-const err44 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data22};
+if(!((data23 === "none") || (data23 === "required"))){
+const err44 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1768,9 +1875,9 @@ errors++;
 }
 }
 if(data.payload !== undefined){
-let data23 = data.payload;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err45 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data23};
+let data24 = data.payload;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err45 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1934,13 +2041,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema58 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema58 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema60 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1949,7 +2056,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.required,parentSchema:schema58,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema60.required,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1960,7 +2067,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2008,7 +2115,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.description.type,parentSchema:schema58.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.description.type,parentSchema:schema60.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2021,7 +2128,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.owner.type,parentSchema:schema58.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.owner.type,parentSchema:schema60.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2061,7 +2168,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2070,20 +2177,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema65 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema67 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern23 = new RegExp("^https?://", "u");
+const schema63 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema67 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema69 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern24 = new RegExp("^https?://", "u");
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2092,7 +2199,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2102,7 +2209,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2112,7 +2219,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2123,7 +2230,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2171,7 +2278,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2181,7 +2288,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema67.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.type.enum,parentSchema:schema67.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema69.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.type.enum,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2197,8 +2304,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern23.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+if(!pattern24.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2208,7 +2315,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2219,7 +2326,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.url.anyOf[0].type,parentSchema:schema67.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.url.anyOf[0].type,parentSchema:schema69.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2293,7 +2400,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema67.properties.url.anyOf,parentSchema:schema67.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema69.properties.url.anyOf,parentSchema:schema69.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2316,7 +2423,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2325,16 +2432,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2343,8 +2450,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+if(!((((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "retention")) || (key0 === "alerts"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2382,7 +2489,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.maxRunsPerDay.type,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.maxRunsPerDay.type,parentSchema:schema63.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2393,7 +2500,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2409,7 +2516,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2423,7 +2530,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema63.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2434,7 +2541,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema61.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema61.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema63.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema63.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2447,7 +2554,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema63.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2458,7 +2565,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2471,7 +2578,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.risk.type,parentSchema:schema61.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.risk.type,parentSchema:schema63.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2545,7 +2652,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema61.properties.queues.propertyNames,parentSchema:schema61.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema63.properties.queues.propertyNames,parentSchema:schema63.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2559,7 +2666,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema65.required,parentSchema:schema65,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema67.required,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2570,7 +2677,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2583,7 +2690,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.concurrency.type,parentSchema:schema65.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.concurrency.type,parentSchema:schema67.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2594,7 +2701,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema67.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2607,7 +2714,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2619,7 +2726,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.queues.type,parentSchema:schema61.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.queues.type,parentSchema:schema63.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2634,7 +2741,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2647,7 +2754,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.backfill.properties.concurrency.type,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.backfill.properties.concurrency.type,parentSchema:schema63.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2658,7 +2765,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2672,7 +2779,7 @@ errors++;
 if(data9.priority !== undefined){
 let data11 = data9.priority;
 if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data11};
+const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2682,7 +2789,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((data11 === "CRITICAL") || (data11 === "HIGH")) || (data11 === "NORMAL")) || (data11 === "LOW"))){
-const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values",schema:schema51.enum,parentSchema:schema51,data:data11};
+const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2694,7 +2801,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.backfill.type,parentSchema:schema61.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.backfill.type,parentSchema:schema63.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2704,11 +2811,17 @@ vErrors.push(err28);
 errors++;
 }
 }
+if(data.retention !== undefined){
+if(!(validate34(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
 if(data.alerts !== undefined){
-let data12 = data.alerts;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema61.properties.alerts.required,parentSchema:schema61.properties.alerts,data:data12};
+let data13 = data.alerts;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.targets === undefined){
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema63.properties.alerts.required,parentSchema:schema63.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2717,9 +2830,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key6 in data12){
+for(const key6 in data13){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.alerts,data:data12};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2729,19 +2842,19 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data12.targets !== undefined){
-let data13 = data12.targets;
-if(Array.isArray(data13)){
-const len0 = data13.length;
+if(data13.targets !== undefined){
+let data14 = data13.targets;
+if(Array.isArray(data14)){
+const len0 = data14.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate44(data14[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.alerts.properties.targets.type,parentSchema:schema61.properties.alerts.properties.targets,data:data13};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.alerts.properties.targets.type,parentSchema:schema63.properties.alerts.properties.targets,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2753,7 +2866,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.alerts.type,parentSchema:schema61.properties.alerts,data:data12};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.alerts.type,parentSchema:schema63.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2765,7 +2878,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2774,16 +2887,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2792,7 +2905,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2802,7 +2915,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2812,7 +2925,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2822,7 +2935,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2833,7 +2946,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2869,7 +2982,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.kind.type,parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2879,7 +2992,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema56.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2890,20 +3003,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate38(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate40(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate40(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate42(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2912,10 +3025,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2940,8 +3053,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

@@ -2,7 +2,7 @@
  * Risk findings and the headline of one planned change (SPEC §5). Pure: figures, history and shared
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
-import type { Definition, EnvValue, PolicyDefinition, RiskAcceptance, SourceLocation } from '../compile/definition.js';
+import { effectiveRetention, type Definition, type EnvValue, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
@@ -57,6 +57,7 @@ export const RiskCodes = {
   CF201: { level: 'LOW|MEDIUM', meaning: 'archiving a schedule (MEDIUM when it ran in the last 30 days)' },
   CF202: { level: 'HIGH', meaning: 'archiving or disabling a CRITICAL or HIGH criticality schedule' },
   CF203: { level: 'MEDIUM', meaning: 'disabling a schedule' },
+  CF206: { level: 'MEDIUM|HIGH', meaning: "retention shortened: the runner deletes history (HIGH under 30 days or on a CRITICAL schedule)" },
   CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
   CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
   CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
@@ -161,6 +162,27 @@ function checkArchive(input: RiskInput, add: AddFinding): void {
   const critical = [before, after].find((def) => def?.criticality === 'CRITICAL' || def?.criticality === 'HIGH');
   if (critical) add('CF202', 'HIGH', `${archiving ? 'archiving' : 'disabling'} a ${critical.criticality} criticality schedule: its runs and alerts stop`, 'make sure its work is done elsewhere, or use `cronform pause --until` for a temporary stop', ['enabled', 'criticality']);
   else if (disabling) add('CF203', 'MEDIUM', 'disabling stops new runs until the schedule is enabled again (history kept)', 'for a temporary stop prefer `cronform pause --until`', ['enabled']);
+}
+
+/** Under this, a shortened retention is HIGH: a month of history is what incident reviews reach back for. */
+const SHORT_RETENTION_MS = 30 * 86_400_000;
+
+const describeRetention = (retention: RetentionDefinition | null) => (retention ? `${formatDurationMs(retention.runsMs)} (latest ${retention.keepLast} always kept)` : 'forever');
+
+/**
+ * A schedule's own retention made shorter (runs or keepLast lower, or set where runs were kept
+ * forever): once applied, the runner deletes the history beyond it for good. A Policy-wide
+ * change is judged with the Policy (CF701).
+ */
+function checkRetentionChange(input: RiskInput, add: AddFinding): void {
+  const { before, after, policy } = input;
+  if (!before || !after) return;
+  const [from, to] = [effectiveRetention(policy.retention, before.retention), effectiveRetention(policy.retention, after.retention)];
+  if (!to) return;
+  const shorter = !from || to.runsMs < from.runsMs || to.keepLast < from.keepLast;
+  if (!shorter) return;
+  const high = to.runsMs < SHORT_RETENTION_MS || after.criticality === 'CRITICAL';
+  add('CF206', high ? 'HIGH' : 'MEDIUM', `retention shortened: runs kept ${describeRetention(from)} → ${describeRetention(to)}; older runs are deleted for good (daily counts are kept for report)`, 'keep the longer retention unless the history is really not needed; export what must be kept first', ['retention.runsMs', 'retention.keepLast', 'retention']);
 }
 
 function describeExposure(exposure: DstExposure): string {
@@ -286,7 +308,7 @@ export function assessChange(input: RiskInput): Finding[] {
     for (const path of paths) if ((location = input.locate(path)) !== undefined) break;
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
-  for (const check of [checkFrequency, checkArchive, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
+  for (const check of [checkFrequency, checkArchive, checkRetentionChange, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
   return applyAcceptance(findings, input.riskAccepted, input.storedRiskAccepted ?? [], input.nowMs);
 }
 

@@ -40,6 +40,8 @@ export const DiagnosticCodes = {
   // Alerts
   DUPLICATE_ALERT_TARGET: 'CF035',
   FRESHNESS_BELOW_INTERVAL: 'CF036',
+  // Retention
+  RETENTION_BELOW_MINIMUM: 'CF037',
   // Secrets
   LITERAL_SECRET: 'CF040',
   SECRET_IN_COMMAND: 'CF041',

@@ -84,6 +84,9 @@ const CASES = [
   { code: 'CF511', level: 'HIGH', input: change({ job: http() }, { job: http({ url: 'https://collector.evil.example/report' }) }), message: 'the http job now calls host "collector.evil.example" (was host "api.example.com"): "https://collector.evil.example/report"' },
   { code: 'CF512', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/a.js'], cwd: '.', env: { DB: { fromEnv: 'DATABASE_URL' } } } }), message: "job.env.DB reads DATABASE_URL, cronform's own configuration: the job would get the runner's database or settings" },
   { code: 'CF513', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/daily\u200b-report.js'], cwd: '.', env: {} } }), message: 'job.command[1] contains control, bidi or invisible characters: "jobs/daily\\u200B-report.js"' },
+  { code: 'CF206', level: 'MEDIUM', input: change({}, { retention: { runsMs: 90 * 24 * HOUR } }), message: 'retention shortened: runs kept forever → 90d (latest 100 always kept); older runs are deleted for good (daily counts are kept for report)' },
+  { code: 'CF206', level: 'HIGH', input: change({ retention: { runsMs: 90 * 24 * HOUR } }, { retention: { runsMs: 14 * 24 * HOUR } }), message: 'retention shortened: runs kept 90d (latest 100 always kept) → 14d (latest 100 always kept); older runs are deleted for good (daily counts are kept for report)' },
+  { code: 'CF206', level: 'HIGH', input: change({ criticality: 'CRITICAL', retention: { runsMs: 90 * 24 * HOUR } }, { criticality: 'CRITICAL', retention: { runsMs: 90 * 24 * HOUR, keepLast: 5 } }), message: 'retention shortened: runs kept 90d (latest 100 always kept) → 90d (latest 5 always kept); older runs are deleted for good (daily counts are kept for report)' },
 ] as const;
 
 describe('assessChange: one finding per code', () => {
@@ -91,6 +94,13 @@ describe('assessChange: one finding per code', () => {
     const found = only(assessChange(input), code);
     expect(found.map((f) => ({ level: f.level, message: f.message }))).toContainEqual({ level, message });
     expect(found.every((f) => f.hint)).toBe(true);
+  });
+
+  it('CF206 only when retention gets shorter, judged with the Policy the schedule falls back to', () => {
+    const policy = { ...DEFAULT_POLICY, retention: { runsMs: 30 * 24 * HOUR } };
+    expect(codesOf(assessChange(change({ retention: { runsMs: 14 * 24 * HOUR } }, { retention: { runsMs: 90 * 24 * HOUR } })))).not.toContain('CF206');
+    expect(codesOf(assessChange(change({ retention: { runsMs: 90 * 24 * HOUR } }, {}, { policy })))).toContain('CF206');
+    expect(codesOf(assessChange(change({}, { retention: { keepLast: 100 } }, { policy })))).not.toContain('CF206');
   });
 
   it('CF202 for archiving a HIGH criticality schedule', () => {
@@ -245,6 +255,7 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF201",
       "CF202",
       "CF203",
+      "CF206",
       "CF301",
       "CF302",
       "CF303",
