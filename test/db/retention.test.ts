@@ -11,6 +11,9 @@ import { estimateP95FromBuckets, START_DELAY_BUCKETS_MS } from '../../src/db/ret
 import { buildScheduleReport } from '../../src/operations/runs/schedule-report.js';
 import { readScheduleStatus } from '../../src/operations/runs/schedule-status.js';
 import { retentionCutoffMs, runRetentionPass } from '../../src/runner/retention.js';
+import { Runner } from '../../src/runner/runner.js';
+import { ManualClock } from '../../src/shared/clock.js';
+import { SUCCEEDED } from '../runner/held-jobs.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPgliteDatabase } from '../support/databases.js';
 
@@ -134,6 +137,25 @@ describe('retention', () => {
     await applyManifests(database, { 'schedules/hourly.yaml': scheduleManifest('hourly', { cron: '0 * * * *', retention: { keepLast: 1 } }) }, NOW_MS);
     await seedHourlyHistory(database, 'hourly', 10);
     expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: undefined, batchSize: 10, maxBatches: 3 })).toEqual({ deleted: 0, batches: 0, unfinished: false });
+  });
+});
+
+describe('the runner applies retention', () => {
+  it('in a pass off the tick a minute after start, then every interval, with the stored Policy', async () => {
+    database = await createPgliteDatabase();
+    await applyManifests(database, { 'schedules/policy.yaml': policy('{ runs: 7d, keepLast: 0 }'), 'schedules/hourly.yaml': scheduleManifest('hourly', { cron: '0 * * * *' }) }, NOW_MS);
+    await seedHourlyHistory(database, 'hourly', 10);
+    const clock = new ManualClock(NOW_MS);
+    const runner = new Runner(database, { clock, concurrency: 1, baseDir: process.cwd(), env: {}, alerts: false, retention: { intervalMs: DAY, batchSize: 7 }, execute: async () => SUCCEEDED });
+    const olderThanCutoff = () => countRows(database!, `schedule_runs where scheduled_for < '2026-11-22T00:00:00Z'`);
+    await runner.tick();
+    await runner.retentionApplied();
+    expect(await olderThanCutoff()).toBe(60);
+    clock.advance(60_000);
+    await runner.tick();
+    await runner.retentionApplied();
+    expect(await olderThanCutoff()).toBe(0);
+    expect(await sumRollups(database)).toBe(60);
   });
 });
 
