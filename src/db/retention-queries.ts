@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database, type Executor } from './client.js';
+import { instantArray, integerArray } from './array-literal.js';
 import { DELETED_WITH_RUN } from './run-history-tables.js';
 import { FINAL_STATUSES } from './run-vocabulary.js';
 
@@ -60,39 +61,57 @@ export function startDelayBucketsSql(alias = ''): ReturnType<typeof sql.raw> {
   return sql.raw(`array[${cells.join(', ')}]`);
 }
 
-export interface RetentionBatch {
+export interface RetentionSubjectCutoff {
   scheduleId: number;
   /** Runs whose slot is before this, and finished (or created) before it, may go. */
   cutoff: Date;
   /** The schedule's latest this many runs (by slot) are kept whatever their age. */
   keepLast: number;
+}
+
+export interface RetentionBatch {
+  /** The schedules this batch may delete from, in order: one statement covers many. */
+  subjects: RetentionSubjectCutoff[];
   limit: number;
 }
 
 /**
- * Deletes up to `limit` of the schedule's runs older than the cutoff (oldest slot first) with the
- * rows of every DELETED_WITH_RUN table, and adds them to their day's rollups; returns how many.
- * Only final runs go (never one still waiting, running, or waiting for a human), and only once
- * both their slot and their end are past the cutoff: a backfill of an old slot is kept for the
- * whole retention after it ran. The cutoff is a UTC midnight (see the runner's retention loop), so
- * a rolled-up day is a whole day.
+ * Deletes up to `limit` runs of the subjects past their cutoff (schedule by schedule, oldest slot
+ * first) with the rows of every DELETED_WITH_RUN table, and adds them to their day's rollups;
+ * returns how many. Only final runs go (never one still waiting, running, or waiting for a human),
+ * and only once both their slot and their end are past the cutoff: a backfill of an old slot is
+ * kept for the whole retention after it ran. The cutoff is a UTC midnight (runner/retention.ts),
+ * so a rolled-up day is a whole day. One statement for many schedules: a day of a hundred
+ * schedules' runs is a few statements, not a hundred.
  */
 export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatch): Promise<number> {
-  const cutoff = batch.cutoff.toISOString();
-  // The keepLast-th newest slot: runs at or after it are kept. Fewer runs than that: keep all.
-  const keptFrom = batch.keepLast === 0
-    ? sql`'infinity'::timestamptz`
-    : sql`coalesce((select k.scheduled_for from schedule_runs k where k.schedule_id = ${batch.scheduleId} order by k.scheduled_for desc offset ${batch.keepLast - 1} limit 1), '-infinity'::timestamptz)`;
+  if (batch.subjects.length === 0) return 0;
+  const ids = integerArray(batch.subjects.map((s) => s.scheduleId));
+  const cutoffs = instantArray(batch.subjects.map((s) => s.cutoff));
+  const keeps = integerArray(batch.subjects.map((s) => s.keepLast));
   const sideTables = DELETED_WITH_RUN.map((table) => sql.raw(`, "gone_${table}" as (delete from "${table}" where run_id in (select id from victims))`));
   const [row] = await queryRows<{ deleted: number | string }>(
     executor,
-    sql`with victims as (
-          select r.id from schedule_runs r
-          where r.schedule_id = ${batch.scheduleId} and r.scheduled_for < least(${cutoff}::timestamptz, ${keptFrom})
-            and r.status in (${words(FINAL_STATUSES)}) and coalesce(r.finished_at, r.created_at) < ${cutoff}::timestamptz
-          order by r.scheduled_for
+    sql`with subjects as (
+          select * from unnest(${ids}::bigint[], ${cutoffs}::timestamptz[], ${keeps}::int[]) with ordinality as u(schedule_id, cutoff, keep_last, n)
+        ),
+        victims as (
+          select v.id from subjects u
+          cross join lateral (
+            -- The keep_last-th newest slot: runs at or after it are kept (fewer runs than that: all).
+            select case when u.keep_last = 0 then 'infinity'::timestamptz
+              else coalesce((select k.scheduled_for from schedule_runs k where k.schedule_id = u.schedule_id order by k.scheduled_for desc offset u.keep_last - 1 limit 1), '-infinity'::timestamptz) end as kept_from
+          ) kept
+          cross join lateral (
+            select r.id from schedule_runs r
+            where r.schedule_id = u.schedule_id and r.scheduled_for < least(u.cutoff, kept.kept_from)
+              and r.status in (${words(FINAL_STATUSES)}) and coalesce(r.finished_at, r.created_at) < u.cutoff
+            order by r.scheduled_for
+            limit ${batch.limit}
+            for update of r skip locked
+          ) v
+          order by u.n
           limit ${batch.limit}
-          for update skip locked
         )${sql.join(sideTables, sql``)},
         gone as (delete from schedule_runs r using victims v where r.id = v.id returning r.*),
         counted as (
@@ -103,6 +122,9 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
             ${startDelayBucketsSql()},
             max(finished_at) filter (where status = 'SUCCESS')
           from gone group by 1, 2, 3, 4
+          -- In key order: replicas upserting the same days then wait for each other instead of
+          -- deadlocking (each would hold a key the other needs next).
+          order by 1, 2, 3, 4
           on conflict (schedule_id, day, trigger_type, status) do update set
             runs = t.runs + excluded.runs, slots = t.slots + excluded.slots,
             duration_ms_sum = t.duration_ms_sum + excluded.duration_ms_sum,

@@ -1,14 +1,17 @@
 /**
- * The runner's retention pass (README "Retention"): for each schedule with a retention in force,
- * delete its finished runs older than the retention, in batches of `batchSize`, each its own short
- * transaction (db/retention-queries.ts). Run off the claim path: the runner starts a pass without
+ * The runner's retention pass (README "Retention"): for the schedules with a retention in force,
+ * delete their finished runs older than the retention, in batches of `batchSize` (a batch spans
+ * up to SCHEDULES_PER_BATCH schedules), each its own short transaction (db/retention-queries.ts). Run off the claim path: the runner starts a pass without
  * waiting for it, one at a time, and a pass stops after `maxBatches` so a first pass over years of
  * history spreads over several intervals instead of holding the database for minutes.
  */
 import { effectiveRetention, type RetentionOverride } from '../compile/definition.js';
 import type { Database } from '../db/client.js';
-import { deleteExpiredRunsBatch, listRetentionSubjects } from '../db/retention-queries.js';
+import { deleteExpiredRunsBatch, listRetentionSubjects, type RetentionSubjectCutoff } from '../db/retention-queries.js';
 import { MS_PER_DAY } from '../time/civil.js';
+
+/** Schedules one batch statement looks through (their runs in order until the batch is full). */
+const SCHEDULES_PER_BATCH = 100;
 
 export interface RetentionPassOptions {
   nowMs: number;
@@ -35,18 +38,20 @@ export function retentionCutoffMs(nowMs: number, runsMs: number): number {
 
 export async function runRetentionPass(database: Database, options: RetentionPassOptions): Promise<RetentionPassResult> {
   const result: RetentionPassResult = { deleted: 0, batches: 0, unfinished: false };
+  const subjects: RetentionSubjectCutoff[] = [];
   for (const subject of await listRetentionSubjects(database.db)) {
     const retention = effectiveRetention(options.policyRetention, subject.retention);
-    if (!retention) continue;
-    const cutoff = new Date(retentionCutoffMs(options.nowMs, retention.runsMs));
-    for (;;) {
-      if (result.batches >= options.maxBatches) return { ...result, unfinished: true };
-      const deleted = await deleteExpiredRunsBatch(database, { scheduleId: subject.scheduleId, cutoff, keepLast: retention.keepLast, limit: options.batchSize });
-      result.batches += 1;
-      result.deleted += deleted;
-      // A short batch: nothing more to delete now (or only rows another transaction holds).
-      if (deleted < options.batchSize) break;
-    }
+    if (retention) subjects.push({ scheduleId: subject.scheduleId, cutoff: new Date(retentionCutoffMs(options.nowMs, retention.runsMs)), keepLast: retention.keepLast });
+  }
+  // A batch takes from the first schedules that still have runs to delete; one that comes back
+  // short has deleted all there was (but for rows another transaction holds: the next pass).
+  while (subjects.length > 0) {
+    if (result.batches >= options.maxBatches) return { ...result, unfinished: true };
+    const group = subjects.slice(0, SCHEDULES_PER_BATCH);
+    const deleted = await deleteExpiredRunsBatch(database, { subjects: group, limit: options.batchSize });
+    result.batches += 1;
+    result.deleted += deleted;
+    if (deleted < options.batchSize) subjects.splice(0, group.length);
   }
   return result;
 }

@@ -15,7 +15,8 @@ import { Runner } from '../../src/runner/runner.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { SUCCEEDED } from '../runner/held-jobs.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
-import { createPgliteDatabase } from '../support/databases.js';
+import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
+import { migrateDatabase } from '../../src/db/migrate.js';
 
 const DAY = 86_400_000;
 const NOW_MS = Date.parse('2026-11-29T12:00:00Z');
@@ -137,6 +138,30 @@ describe('retention', () => {
     await applyManifests(database, { 'schedules/hourly.yaml': scheduleManifest('hourly', { cron: '0 * * * *', retention: { keepLast: 1 } }) }, NOW_MS);
     await seedHourlyHistory(database, 'hourly', 10);
     expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: undefined, batchSize: 10, maxBatches: 3 })).toEqual({ deleted: 0, batches: 0, unfinished: false });
+  });
+});
+
+describe.runIf(postgresServerUrl)('retention by replicas at once on real PostgreSQL', () => {
+  it('deletes each run once and counts it once: skipped locks, rollups added up', async () => {
+    const server = await createPostgresDatabase();
+    const setup = await server.open();
+    const replicas: Database[] = [];
+    try {
+      await migrateDatabase(setup);
+      await applyManifests(setup, { 'schedules/a.yaml': scheduleManifest('alpha', { cron: '0 * * * *' }), 'schedules/b.yaml': scheduleManifest('beta', { cron: '0 * * * *' }) }, NOW_MS);
+      for (const name of ['alpha', 'beta']) await seedHourlyHistory(setup, name);
+      const expected = await countRows(setup, `schedule_runs where scheduled_for < '2026-11-19T00:00:00Z' and status <> 'QUEUED'`);
+      for (let i = 0; i < 4; i += 1) replicas.push(await server.open());
+      const passes = await Promise.all(replicas.map((replica) => runRetentionPass(replica, { nowMs: NOW_MS, policyRetention: { runsMs: 10 * DAY, keepLast: 5 }, batchSize: 50, maxBatches: 1_000 })));
+      expect(passes.reduce((sum, pass) => sum + pass.deleted, 0)).toBe(expected);
+      expect(await sumRollups(setup)).toBe(expected);
+      expect(await countRows(setup, `schedule_runs where scheduled_for < '2026-11-19T00:00:00Z'`)).toBe(0);
+      expect(await countRows(setup, 'run_attempts a where not exists (select 1 from schedule_runs r where r.id = a.run_id)')).toBe(0);
+    } finally {
+      for (const replica of replicas) await replica.close();
+      await setup.close();
+      await server.drop();
+    }
   });
 });
 
