@@ -47,12 +47,16 @@ export function displayPath(definitionPath: string): string {
   return makeVisible(text);
 }
 
-const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs']);
+const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs', 'runsMs']);
 
 /** A value as the manifest writes it: durations as `20m`, status ranges as `200-299`. */
 export function manifestValue(definitionPath: string, value: unknown): unknown {
   const leaf = definitionPath.split('.').at(-1)!;
   if (DURATION_LEAVES.has(leaf) && typeof value === 'number') return formatDurationMs(value);
+  if (definitionPath === 'retention' && value !== null && typeof value === 'object') {
+    const { runsMs, ...rest } = value as { runsMs?: number };
+    return { ...(runsMs === undefined ? {} : { runs: formatDurationMs(runsMs) }), ...rest };
+  }
   if (definitionPath === 'job.expectStatus' && Array.isArray(value)) return value.map((range) => (Array.isArray(range) && range[0] === range[1] ? range[0] : Array.isArray(range) ? range.join('-') : range));
   return value;
 }

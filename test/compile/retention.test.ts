@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSources } from '../../src/compile/compile-sources.js';
 import { effectiveRetention } from '../../src/compile/definition.js';
 import { formatDiagnostic } from '../../src/shared/diagnostics.js';
+import { displayPath, manifestValue } from '../../src/plan/field-names.js';
 
 const nowMs = Date.parse('2026-11-29T12:00:00Z');
 const DAY = 86_400_000;
@@ -56,5 +57,14 @@ describe('retention', () => {
     expect(codes('{}')).toHaveLength(1);
     expect(codes('{ keepLast: -1 }')).toHaveLength(1);
     expect(codes('{ runs: 90 days }')).toHaveLength(1);
+  });
+});
+
+describe('retention in a plan', () => {
+  it('shows a retention change in manifest terms', () => {
+    expect(displayPath('retention.runsMs')).toBe('retention.runs');
+    expect(manifestValue('retention.runsMs', 90 * DAY)).toBe('90d');
+    expect(manifestValue('retention', { runsMs: 14 * DAY, keepLast: 5 })).toEqual({ runs: '14d', keepLast: 5 });
+    expect(manifestValue('retention', { keepLast: 5 })).toEqual({ keepLast: 5 });
   });
 });
