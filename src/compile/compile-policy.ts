@@ -2,6 +2,7 @@
 import type { PolicyManifest } from '../manifest/schema-types.js';
 import { DEFAULT_POLICY, type PolicyDefinition, type SourceLocation } from './definition.js';
 import { parseDurationMs } from './duration.js';
+import { compileRetention } from './compile-retention.js';
 
 export function compilePolicy(manifest: PolicyManifest | undefined, source: SourceLocation | null): PolicyDefinition {
   if (!manifest) return DEFAULT_POLICY;
@@ -21,6 +22,7 @@ export function compilePolicy(manifest: PolicyManifest | undefined, source: Sour
       priority: spec.backfill?.priority ?? DEFAULT_POLICY.backfill.priority,
     },
     ...(spec.alerts ? { alerts: { targets: spec.alerts.targets.map((t) => ({ name: t.name, type: t.type, url: typeof t.url === 'string' ? t.url : { fromEnv: t.url.fromEnv } })) } } : {}),
+    ...(spec.retention ? { retention: compileRetention(spec.retention) } : {}),
     source,
   };
 }

@@ -9,6 +9,7 @@ import { isStepsJob } from './step-rules.js';
 import type { AllowedFailures, CompiledSchedule, Definition, EnvValue, JobDefinition, QueueArgumentSource, QueueJobDefinition, RetryDefinition, RunJobDefinition, SourceLocation, StepDefinition } from './definition.js';
 import { digestOf } from './digest.js';
 import { parseDurationMs } from './duration.js';
+import { compileRetention } from './compile-retention.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -102,7 +103,7 @@ function compileQueueJob(job: QueueJobManifest): QueueJobDefinition {
 }
 
 const METADATA_FIELDS = new Set(['name', 'description', 'owner', 'labels']);
-const RENAMED_FIELDS: Record<string, string> = { timeoutMs: 'timeout', gracePeriodMs: 'gracePeriod', freshnessMs: 'freshness', jitterMs: 'jitter', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay' };
+const RENAMED_FIELDS: Record<string, string> = { timeoutMs: 'timeout', gracePeriodMs: 'gracePeriod', freshnessMs: 'freshness', jitterMs: 'jitter', initialDelayMs: 'initialDelay', maxDelayMs: 'maxDelay', runsMs: 'runs' };
 
 /** Definition path → manifest path: `timeoutMs` → spec.timeout, `name` → metadata.name. */
 export function manifestPathOf(definitionPath: string): string[] {
@@ -153,6 +154,7 @@ export function compileSchedule(manifest: ScheduleManifest, cron: CronExpression
     ...(spec.safety ? { safety: { maxAffected: spec.safety.maxAffected } } : {}),
     ...(spec.after ? { after: spec.after.map((entry) => ({ schedule: entry.schedule, status: entry.status ?? 'SUCCESS' })) } : {}),
     ...(spec.inputs ? { inputs: { ...spec.inputs } } : {}),
+    ...(spec.retention ? { retention: compileRetention(spec.retention) } : {}),
   };
   // Definitions are never changed after compile, so the digest can wait for its first reader: plan
   // and apply read it, validate never does (and it was a fifth of validate's time for 10,000).

@@ -24,6 +24,7 @@ import { compileSchedule } from './compile-schedule.js';
 import type { CompiledSchedule, PolicyDefinition } from './definition.js';
 import { checkScheduleRules } from './schedule-rules.js';
 import { checkDependencies, type DependencyNode } from './dependency-rules.js';
+import { checkRetention } from './retention-rules.js';
 
 export interface CompileResult {
   schedules: CompiledSchedule[];
@@ -83,10 +84,10 @@ export function compileSources(sources: readonly ManifestSource[], nowMs: number
         continue;
       }
       const schemaDiagnostics = validateDocumentSchema(doc);
-      const secretDiagnostics = kind === 'Policy' ? checkAlertTargets(doc) : findLiteralSecrets(doc);
+      const secretDiagnostics = kind === 'Policy' ? [...checkAlertTargets(doc), ...(schemaDiagnostics.length === 0 ? checkRetention(doc, (doc.value as PolicyManifest).spec?.retention) : [])] : findLiteralSecrets(doc);
       diagnostics.push(...schemaDiagnostics, ...secretDiagnostics);
       if (schemaDiagnostics.length > 0) continue;
-      // A Policy with a literal secret or an ambiguous alert target is never compiled, so neither
+      // A Policy with a literal secret, an ambiguous alert target or a too short retention is never compiled, so neither
       // reaches a plan nor the database: the defaults stand in while it is fixed.
       if (kind === 'Policy' && hasErrors(secretDiagnostics)) continue;
       if (kind === 'Policy' && policy === undefined) {

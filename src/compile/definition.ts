@@ -140,6 +140,8 @@ export interface Definition {
   after?: DependencyDefinition[];
   /** `spec.inputs`: templates evaluated once per run from its context and frozen (docs/workflows.md). Only when set. */
   inputs?: Record<string, string>;
+  /** `spec.retention`: overrides the Policy's, field by field. Only when set, so stored definitions keep their digest. */
+  retention?: RetentionOverride;
 }
 
 /** Exactly one of the two: failed items allowed as a count, or as a percent (0–100) of the run's items. */
@@ -151,6 +153,33 @@ export interface AllowedFailures {
 export interface DependencyDefinition {
   schedule: string;
   status: 'SUCCESS';
+}
+
+/**
+ * Run retention (README "Retention"): a finished run is deleted once its slot is older than
+ * `runsMs`, except a schedule's latest `keepLast` runs. Daily rollups keep what `report` counts.
+ */
+export interface RetentionDefinition {
+  runsMs: number;
+  keepLast: number;
+}
+
+export type RetentionOverride = Partial<RetentionDefinition>;
+
+/** The latest runs of a schedule kept whatever their age, when neither Policy nor schedule says. */
+export const DEFAULT_RETENTION_KEEP_LAST = 100;
+
+/**
+ * The shortest `runs` retention accepted (CF037): `status` and the dashboard read the success rate
+ * and start delays of the last 7 days from the runs themselves, so no run they count is ever deleted.
+ */
+export const MIN_RETENTION_MS = 7 * 86_400_000;
+
+/** A schedule's retention in force: its own fields over the Policy's; null when runs are kept forever. */
+export function effectiveRetention(policy: RetentionOverride | undefined, schedule: RetentionOverride | undefined): RetentionDefinition | null {
+  const runsMs = schedule?.runsMs ?? policy?.runsMs;
+  if (runsMs === undefined) return null;
+  return { runsMs, keepLast: schedule?.keepLast ?? policy?.keepLast ?? DEFAULT_RETENTION_KEEP_LAST };
 }
 
 /**
@@ -213,6 +242,8 @@ export interface PolicyDefinition {
   backfill: { concurrency: number; priority: Priority };
   /** Only when the Policy sets it, so stored Policies without alerts keep their digest. */
   alerts?: { targets: AlertTargetDefinition[] };
+  /** Only when the Policy sets it (absent: runs kept forever), so stored Policies without it keep their digest. */
+  retention?: RetentionOverride;
   /** Where the Policy came from; null when the built-in defaults apply. */
   source: SourceLocation | null;
 }

@@ -13,6 +13,7 @@ import { MS_PER_DAY } from '../time/civil.js';
 import { createSlotCalendar, firesWithinDays, nextSlot } from '../time/slots.js';
 import { isValidTimezone, suggestTimezone } from '../time/zone.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import { checkRetention } from './retention-rules.js';
 import { acceptanceMaxDaysOf, type PolicyDefinition } from './definition.js';
 import { defaultTimeoutMs } from './compile-schedule.js';
 import { checkStepRules } from './step-rules.js';
@@ -106,6 +107,8 @@ export function checkScheduleRules(doc: LocatableDocument, manifest: ScheduleMan
       ...at(['spec', 'freshness']),
     });
   }
+
+  diagnostics.push(...checkRetention(doc, spec.retention));
 
   const perDay = timesPerDay(cron);
   if (perDay > policy.maxRunsPerDay) {

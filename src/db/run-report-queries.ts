@@ -61,7 +61,9 @@ interface RunListDbRow {
 /** Newest slot first. */
 export async function listRuns(executor: Executor, filter: RunListFilter): Promise<RunListRow[]> {
   const conditions: SQL[] = [sql`true`];
-  if (filter.scheduleName !== undefined) conditions.push(sql`s.name = ${filter.scheduleName}`);
+  // By id, so the schedule's runs come from its slot key newest first: a name condition on the
+  // join read every run of the table (bench/retention: 21× slower with 200,000 runs stored).
+  if (filter.scheduleName !== undefined) conditions.push(sql`r.schedule_id = (select id from schedules where name = ${filter.scheduleName})`);
   if (filter.status !== undefined) conditions.push(sql`r.status = ${filter.status}`);
   if (filter.since !== undefined) conditions.push(sql`r.scheduled_for >= ${filter.since.toISOString()}::timestamptz`);
   const rows = await queryRows<RunListDbRow>(
@@ -190,6 +192,9 @@ export async function listActiveScheduleNames(executor: Executor, page: Schedule
   return rows.map((r) => r.name);
 }
 
+/** How far before the status window a run's slot may be and the run still count in it. */
+export const STATUS_SLOT_SLACK_MS = 86_400_000;
+
 /**
  * One row per active schedule. Success rate counts runs that executed and ended (SUCCESS or
  * FAILED); start delay is started_at − scheduled_for of SCHEDULED runs (started_at is the first
@@ -197,6 +202,11 @@ export async function listActiveScheduleNames(executor: Executor, page: Schedule
  */
 export async function summarizeScheduleStatus(executor: Executor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
   const since = window.statsSince.toISOString();
+  // Every figure reads the schedule's runs through its (schedule_id, scheduled_for) key from here
+  // on, so a long history costs nothing (bench/retention): a run whose slot is more than
+  // STATUS_SLOT_SLACK_MS before the window (a backfill of an old slot, a run that waited a day to
+  // start) is not counted in the window's success rate and start delays.
+  const slotsFrom = new Date(window.statsSince.getTime() - STATUS_SLOT_SLACK_MS).toISOString();
   // The schedules are chosen (and paged) before the lateral reads, so a page reads its own runs only;
   // the page is found by id and name alone, so a late page does not sort 10,000 definitions.
   const page = window.page;
@@ -214,18 +224,25 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
           delay.p95_ms::float8 as p95_ms, coalesce(day.n, 0)::int as runs_in_day, coalesce(active.n, 0)::int as active_runs, active.oldest_waiting
         from ${chosen} s
         left join lateral (
-          select r.id, r.status, r.scheduled_for, r.finished_at from ${recent} r
-          where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'CANCELLED')
-          order by r.finished_at desc nulls last, r.id desc limit 1
+          (select r.id, r.status, r.scheduled_for, r.finished_at from ${recent} r
+            where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'CANCELLED') and r.scheduled_for >= ${slotsFrom}::timestamptz
+            order by r.finished_at desc nulls last, r.id desc limit 1)
+          union all
+          -- None in the window: the latest by slot, read backwards through the slot key (a
+          -- schedule idle for weeks), never every run of the schedule. Not run when the first found one.
+          (select r.id, r.status, r.scheduled_for, r.finished_at from ${recent} r
+            where r.schedule_id = s.id and r.status in ('SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'CANCELLED')
+            order by r.scheduled_for desc limit 1)
+          limit 1
         ) last on true
         left join lateral (
           select count(*) filter (where r.status = 'SUCCESS') as succeeded, count(*) as finished from ${recent} r
-          where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.finished_at >= ${since}::timestamptz
+          where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.finished_at >= ${since}::timestamptz and r.scheduled_for >= ${slotsFrom}::timestamptz
         ) stats on true
         left join lateral (
           select percentile_cont(0.95) within group (order by extract(epoch from (r.started_at - r.scheduled_for)) * 1000) as p95_ms
           from ${recent} r
-          where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null and r.started_at >= ${since}::timestamptz
+          where r.schedule_id = s.id and r.trigger_type = 'SCHEDULED' and r.started_at is not null and r.started_at >= ${since}::timestamptz and r.scheduled_for >= ${slotsFrom}::timestamptz
         ) delay on true
         left join lateral (
           select count(*) as n from schedule_runs r

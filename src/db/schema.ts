@@ -457,3 +457,32 @@ export const queueHandoffs = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.attempt] })],
 );
+
+/**
+ * What retention deleted, counted per schedule, UTC day of the slot, trigger and final status
+ * (README "Retention"). Written in the statement that deletes the runs (db/retention-queries.ts),
+ * so a run is counted here exactly when it is gone from `schedule_runs`: readers add these rows to
+ * the live ones and their figures do not move when retention runs. Holds deleted runs only: the
+ * live runs of a day are never counted twice.
+ */
+export const runDailyRollups = pgTable(
+  'run_daily_rollups',
+  {
+    scheduleId: bigint('schedule_id', { mode: 'number' }).notNull().references(() => schedules.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    triggerType: text('trigger_type').notNull(),
+    status: text('status').notNull(),
+    /** Run rows deleted. */
+    runs: integer('runs').notNull(),
+    /** Slots they stood for (a summary row of a long outage stands for many). */
+    slots: integer('slots').notNull(),
+    /** finished_at − started_at of the runs that started and finished. */
+    durationMsSum: bigint('duration_ms_sum', { mode: 'number' }).notNull(),
+    durationMsMax: bigint('duration_ms_max', { mode: 'number' }),
+    /** started_at − scheduled_for of SCHEDULED runs that started, counted per bucket of START_DELAY_BUCKETS_MS (last: above all). */
+    startDelayBuckets: integer('start_delay_buckets').array().notNull(),
+    /** Latest finished_at of a SUCCESS among them. */
+    lastSuccessAt: instant('last_success_at'),
+  },
+  (t) => [uniqueIndex('run_daily_rollups_key').on(t.scheduleId, t.day, t.triggerType, t.status)],
+);

@@ -148,6 +148,7 @@ export interface ScheduleSpec {
    * Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert.
    */
   freshness?: string;
+  retention?: Retention;
   retry?: RetryPolicy2;
   /**
    * What an expired lease (a runner that stopped heartbeating) leads to.
@@ -492,6 +493,19 @@ export interface QueueJob2 {
   [k: string]: unknown;
 }
 /**
+ * This schedule's run retention; fields left out come from the Policy's retention.
+ */
+export interface Retention {
+  /**
+   * Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d.
+   */
+  runs?: string;
+  /**
+   * The latest this many runs of each schedule are always kept, however old.
+   */
+  keepLast?: number;
+}
+/**
  * How failed attempts are retried.
  */
 export interface RetryPolicy2 {
@@ -610,6 +624,7 @@ export interface PolicySpec {
     [k: string]: QueueLimits;
   };
   backfill?: BackfillPolicy;
+  retention?: Retention1;
   alerts?: AlertsPolicy;
 }
 /**
@@ -646,6 +661,19 @@ export interface BackfillPolicy {
    * Claim order among due runs: CRITICAL first, LOW last.
    */
   priority?: "CRITICAL" | "HIGH" | "NORMAL" | "LOW";
+}
+/**
+ * Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever.
+ */
+export interface Retention1 {
+  /**
+   * Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d.
+   */
+  runs?: string;
+  /**
+   * The latest this many runs of each schedule are always kept, however old.
+   */
+  keepLast?: number;
 }
 /**
  * Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).

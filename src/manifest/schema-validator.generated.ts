@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"},{"$ref":"#/$defs/queueJob"}]},"queueJob":{"title":"QueueJob","description":"Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.","type":"object","required":["type","system"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","enum":["graphile-worker","pg-boss","sql"]}},"discriminator":{"propertyName":"system"},"oneOf":[{"$ref":"#/$defs/graphileWorkerQueueJob"},{"$ref":"#/$defs/pgBossQueueJob"},{"$ref":"#/$defs/sqlQueueJob"}]},"graphileWorkerQueueJob":{"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}},"pgBossQueueJob":{"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}},"sqlQueueJob":{"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"retention":{"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"},{"$ref":"#/$defs/queueJob"}]},"queueJob":{"title":"QueueJob","description":"Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.","type":"object","required":["type","system"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","enum":["graphile-worker","pg-boss","sql"]}},"discriminator":{"propertyName":"system"},"oneOf":[{"$ref":"#/$defs/graphileWorkerQueueJob"},{"$ref":"#/$defs/pgBossQueueJob"},{"$ref":"#/$defs/sqlQueueJob"}]},"graphileWorkerQueueJob":{"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}},"pgBossQueueJob":{"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}},"sqlQueueJob":{"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -338,11 +338,11 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
+const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
 const schema50 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
-const schema72 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
-const schema75 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
-const schema76 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
+const schema74 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
+const schema77 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
+const schema78 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
 const func4 = Object.prototype.hasOwnProperty;
 const schema40 = {"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]};
 const schema41 = {"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}};
@@ -3071,12 +3071,113 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema77 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
+const schema72 = {"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "runs") || (key0 === "keepLast"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.runs !== undefined){
+let data0 = data.runs;
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+const err2 = {instancePath:instancePath+"/runs",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/runs",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.keepLast !== undefined){
+let data1 = data.keepLast;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema72.properties.keepLast.type,parentSchema:schema72.properties.keepLast,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema72.properties.keepLast,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema79 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3085,7 +3186,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schedule === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema79.required,parentSchema:schema79,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3096,7 +3197,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "schedule") || (key0 === "status"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3144,7 +3245,7 @@ errors++;
 if(data.status !== undefined){
 let data1 = data.status;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.status.type,parentSchema:schema77.properties.status,data:data1};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.status.type,parentSchema:schema79.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3154,7 +3255,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "SUCCESS")){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.status.enum,parentSchema:schema77.properties.status,data:data1};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema79.properties.status.enum,parentSchema:schema79.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3166,7 +3267,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3175,13 +3276,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern27 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
-const pattern29 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
+const pattern28 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
+const pattern30 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3521,6 +3622,12 @@ vErrors.push(err24);
 errors++;
 }
 }
+if(data.retention !== undefined){
+if(!(validate55(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
 if(data.retry !== undefined){
 if(!(validate33(data.retry, {instancePath:instancePath+"/retry",parentData:data,parentDataProperty:"retry",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
@@ -3528,9 +3635,9 @@ errors = vErrors.length;
 }
 }
 if(data.onStall !== undefined){
-let data13 = data.onStall;
-if(typeof data13 !== "string"){
-const err25 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data13};
+let data14 = data.onStall;
+if(typeof data14 !== "string"){
+const err25 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.onStall.type,parentSchema:schema39.properties.onStall,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3539,8 +3646,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!(((data13 === "retry") || (data13 === "fail")) || (data13 === "manual"))){
-const err26 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data13};
+if(!(((data14 === "retry") || (data14 === "fail")) || (data14 === "manual"))){
+const err26 = {instancePath:instancePath+"/onStall",schemaPath:"#/properties/onStall/enum",keyword:"enum",params:{allowedValues: schema39.properties.onStall.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.onStall.enum,parentSchema:schema39.properties.onStall,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3551,9 +3658,9 @@ errors++;
 }
 }
 if(data.priority !== undefined){
-let data14 = data.priority;
-if(typeof data14 !== "string"){
-const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.type,parentSchema:schema72,data:data14};
+let data15 = data.priority;
+if(typeof data15 !== "string"){
+const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3562,8 +3669,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((((data14 === "CRITICAL") || (data14 === "HIGH")) || (data14 === "NORMAL")) || (data14 === "LOW"))){
-const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values",schema:schema72.enum,parentSchema:schema72,data:data14};
+if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "NORMAL")) || (data15 === "LOW"))){
+const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values",schema:schema74.enum,parentSchema:schema74,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3574,9 +3681,9 @@ errors++;
 }
 }
 if(data.criticality !== undefined){
-let data15 = data.criticality;
-if(typeof data15 !== "string"){
-const err29 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data15};
+let data16 = data.criticality;
+if(typeof data16 !== "string"){
+const err29 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.criticality.type,parentSchema:schema39.properties.criticality,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3585,8 +3692,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "MEDIUM")) || (data15 === "LOW"))){
-const err30 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data15};
+if(!((((data16 === "CRITICAL") || (data16 === "HIGH")) || (data16 === "MEDIUM")) || (data16 === "LOW"))){
+const err30 = {instancePath:instancePath+"/criticality",schemaPath:"#/properties/criticality/enum",keyword:"enum",params:{allowedValues: schema39.properties.criticality.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.criticality.enum,parentSchema:schema39.properties.criticality,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3597,10 +3704,10 @@ errors++;
 }
 }
 if(data.queue !== undefined){
-let data16 = data.queue;
-if(typeof data16 === "string"){
-if(func1(data16) > 63){
-const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data16};
+let data17 = data.queue;
+if(typeof data17 === "string"){
+if(func1(data17) > 63){
+const err31 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema35,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3609,8 +3716,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!pattern4.test(data16)){
-const err32 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data16};
+if(!pattern4.test(data17)){
+const err32 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema35,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3621,7 +3728,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
+const err33 = {instancePath:instancePath+"/queue",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3632,10 +3739,10 @@ errors++;
 }
 }
 if(data.jitter !== undefined){
-let data17 = data.jitter;
-if(typeof data17 === "string"){
-if(!pattern10.test(data17)){
-const err34 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data17};
+let data18 = data.jitter;
+if(typeof data18 === "string"){
+if(!pattern10.test(data18)){
+const err34 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(ms|s|m|h|d)$",parentSchema:schema50,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3646,7 +3753,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data17};
+const err35 = {instancePath:instancePath+"/jitter",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3657,11 +3764,11 @@ errors++;
 }
 }
 if(data.dst !== undefined){
-let data18 = data.dst;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key1 in data18){
+let data19 = data.dst;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key1 in data19){
 if(!((key1 === "gap") || (key1 === "fold"))){
-const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data:data18};
+const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3671,10 +3778,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data18.gap !== undefined){
-let data19 = data18.gap;
-if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.gap.type,parentSchema:schema75.properties.gap,data:data19};
+if(data19.gap !== undefined){
+let data20 = data19.gap;
+if(typeof data20 !== "string"){
+const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.gap.type,parentSchema:schema77.properties.gap,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3683,8 +3790,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!((data19 === "shift") || (data19 === "skip"))){
-const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema75.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.gap.enum,parentSchema:schema75.properties.gap,data:data19};
+if(!((data20 === "shift") || (data20 === "skip"))){
+const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema77.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.gap.enum,parentSchema:schema77.properties.gap,data:data20};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3694,10 +3801,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data18.fold !== undefined){
-let data20 = data18.fold;
-if(typeof data20 !== "string"){
-const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.fold.type,parentSchema:schema75.properties.fold,data:data20};
+if(data19.fold !== undefined){
+let data21 = data19.fold;
+if(typeof data21 !== "string"){
+const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.fold.type,parentSchema:schema77.properties.fold,data:data21};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3706,8 +3813,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!(((data20 === "first") || (data20 === "second")) || (data20 === "both"))){
-const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema75.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.fold.enum,parentSchema:schema75.properties.fold,data:data20};
+if(!(((data21 === "first") || (data21 === "second")) || (data21 === "both"))){
+const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema77.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.fold.enum,parentSchema:schema77.properties.fold,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3719,7 +3826,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data:data18};
+const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3730,11 +3837,11 @@ errors++;
 }
 }
 if(data.businessDate !== undefined){
-let data21 = data.businessDate;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key2 in data21){
+let data22 = data.businessDate;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key2 in data22){
 if(!(key2 === "offsetDays")){
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data:data21};
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data22};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3744,10 +3851,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data21.offsetDays !== undefined){
-let data22 = data21.offsetDays;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema76.properties.offsetDays.type,parentSchema:schema76.properties.offsetDays,data:data22};
+if(data22.offsetDays !== undefined){
+let data23 = data22.offsetDays;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.offsetDays.type,parentSchema:schema78.properties.offsetDays,data:data23};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3759,7 +3866,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data21};
+const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3770,9 +3877,9 @@ errors++;
 }
 }
 if(data.approval !== undefined){
-let data23 = data.approval;
-if(typeof data23 !== "string"){
-const err45 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data23};
+let data24 = data.approval;
+if(typeof data24 !== "string"){
+const err45 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.approval.type,parentSchema:schema39.properties.approval,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3781,8 +3888,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(!((data23 === "none") || (data23 === "required"))){
-const err46 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data23};
+if(!((data24 === "none") || (data24 === "required"))){
+const err46 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/enum",keyword:"enum",params:{allowedValues: schema39.properties.approval.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.approval.enum,parentSchema:schema39.properties.approval,data:data24};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3793,9 +3900,9 @@ errors++;
 }
 }
 if(data.payload !== undefined){
-let data24 = data.payload;
-if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
-const err47 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data24};
+let data25 = data.payload;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err47 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.payload.type,parentSchema:schema39.properties.payload,data:data25};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3806,13 +3913,13 @@ errors++;
 }
 }
 if(data.allowedFailures !== undefined){
-let data25 = data.allowedFailures;
-const _errs62 = errors;
+let data26 = data.allowedFailures;
+const _errs63 = errors;
 let valid13 = false;
 let passing0 = null;
-const _errs63 = errors;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err48 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.allowedFailures.oneOf[0].type,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data25};
+const _errs64 = errors;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err48 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.allowedFailures.oneOf[0].type,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3821,9 +3928,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err49 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data25};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err49 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.allowedFailures.oneOf[0],data:data26};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3833,15 +3940,15 @@ vErrors.push(err49);
 errors++;
 }
 }
-var _valid1 = _errs63 === errors;
+var _valid1 = _errs64 === errors;
 if(_valid1){
 valid13 = true;
 passing0 = 0;
 }
-const _errs65 = errors;
-if(typeof data25 === "string"){
-if(!pattern27.test(data25)){
-const err50 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data25};
+const _errs66 = errors;
+if(typeof data26 === "string"){
+if(!pattern28.test(data26)){
+const err50 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3852,7 +3959,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.allowedFailures.oneOf[1].type,parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data25};
+const err51 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.allowedFailures.oneOf[1].type,parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3861,7 +3968,7 @@ vErrors.push(err51);
 }
 errors++;
 }
-var _valid1 = _errs65 === errors;
+var _valid1 = _errs66 === errors;
 if(_valid1 && valid13){
 valid13 = false;
 passing0 = [passing0, 1];
@@ -3873,7 +3980,7 @@ passing0 = 1;
 }
 }
 if(!valid13){
-const err52 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema39.properties.allowedFailures.oneOf,parentSchema:schema39.properties.allowedFailures,data:data25};
+const err52 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema39.properties.allowedFailures.oneOf,parentSchema:schema39.properties.allowedFailures,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3883,10 +3990,10 @@ vErrors.push(err52);
 errors++;
 }
 else {
-errors = _errs62;
+errors = _errs63;
 if(vErrors !== null){
-if(_errs62){
-vErrors.length = _errs62;
+if(_errs63){
+vErrors.length = _errs63;
 }
 else {
 vErrors = null;
@@ -3895,10 +4002,10 @@ vErrors = null;
 }
 }
 if(data.safety !== undefined){
-let data26 = data.safety;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.maxAffected === undefined){
-const err53 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/required",keyword:"required",params:{missingProperty: "maxAffected"},message:"must have required property '"+"maxAffected"+"'",schema:schema39.properties.safety.required,parentSchema:schema39.properties.safety,data:data26};
+let data27 = data.safety;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.maxAffected === undefined){
+const err53 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/required",keyword:"required",params:{missingProperty: "maxAffected"},message:"must have required property '"+"maxAffected"+"'",schema:schema39.properties.safety.required,parentSchema:schema39.properties.safety,data:data27};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3907,9 +4014,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-for(const key3 in data26){
+for(const key3 in data27){
 if(!(key3 === "maxAffected")){
-const err54 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.safety,data:data26};
+const err54 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.safety,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3919,10 +4026,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data26.maxAffected !== undefined){
-let data27 = data26.maxAffected;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err55 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.safety.properties.maxAffected.type,parentSchema:schema39.properties.safety.properties.maxAffected,data:data27};
+if(data27.maxAffected !== undefined){
+let data28 = data27.maxAffected;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err55 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.safety.properties.maxAffected.type,parentSchema:schema39.properties.safety.properties.maxAffected,data:data28};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3931,9 +4038,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err56 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.safety.properties.maxAffected,data:data27};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err56 = {instancePath:instancePath+"/safety/maxAffected",schemaPath:"#/properties/safety/properties/maxAffected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.safety.properties.maxAffected,data:data28};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3946,7 +4053,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.safety.type,parentSchema:schema39.properties.safety,data:data26};
+const err57 = {instancePath:instancePath+"/safety",schemaPath:"#/properties/safety/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.safety.type,parentSchema:schema39.properties.safety,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3957,10 +4064,10 @@ errors++;
 }
 }
 if(data.after !== undefined){
-let data28 = data.after;
-if(Array.isArray(data28)){
-if(data28.length > 1){
-const err58 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data28};
+let data29 = data.after;
+if(Array.isArray(data29)){
+if(data29.length > 1){
+const err58 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema39.properties.after,data:data29};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3969,8 +4076,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data28.length < 1){
-const err59 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data28};
+if(data29.length < 1){
+const err59 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema39.properties.after,data:data29};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3979,16 +4086,16 @@ vErrors.push(err59);
 }
 errors++;
 }
-const len0 = data28.length;
+const len0 = data29.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate56(data28[i0], {instancePath:instancePath+"/after/" + i0,parentData:data28,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate58(data29[i0], {instancePath:instancePath+"/after/" + i0,parentData:data29,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data28};
+const err60 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.after.type,parentSchema:schema39.properties.after,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3999,10 +4106,10 @@ errors++;
 }
 }
 if(data.inputs !== undefined){
-let data30 = data.inputs;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(Object.keys(data30).length > 32){
-const err61 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data30};
+let data31 = data.inputs;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(Object.keys(data31).length > 32){
+const err61 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties",schema:32,parentSchema:schema39.properties.inputs,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4011,10 +4118,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key4 in data30){
-const _errs77 = errors;
+for(const key4 in data31){
+const _errs78 = errors;
 if(typeof key4 === "string"){
-if(!pattern29.test(key4)){
+if(!pattern30.test(key4)){
 const err62 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err62];
@@ -4025,9 +4132,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-var valid17 = _errs77 === errors;
+var valid17 = _errs78 === errors;
 if(!valid17){
-const err63 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data30};
+const err63 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema39.properties.inputs.propertyNames,parentSchema:schema39.properties.inputs,data:data31};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4037,11 +4144,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-for(const key5 in data30){
-let data31 = data30[key5];
-if(typeof data31 === "string"){
-if(func1(data31) > 256){
-const err64 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data31};
+for(const key5 in data31){
+let data32 = data31[key5];
+if(typeof data32 === "string"){
+if(func1(data32) > 256){
+const err64 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema39.properties.inputs.additionalProperties,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4052,7 +4159,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data31};
+const err65 = {instancePath:instancePath+"/inputs/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.inputs.additionalProperties.type,parentSchema:schema39.properties.inputs.additionalProperties,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4064,7 +4171,7 @@ errors++;
 }
 }
 else {
-const err66 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data30};
+const err66 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.inputs.type,parentSchema:schema39.properties.inputs,data:data31};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4228,13 +4335,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema79 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema81 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema81 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema83 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4243,7 +4350,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema81.required,parentSchema:schema81,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema83.required,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4254,7 +4361,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4302,7 +4409,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4315,7 +4422,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.owner.type,parentSchema:schema81.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.owner.type,parentSchema:schema83.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4355,7 +4462,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4364,20 +4471,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema84 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema88 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema90 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern35 = new RegExp("^https?://", "u");
+const schema86 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema90 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema92 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern36 = new RegExp("^https?://", "u");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4386,7 +4493,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema90.required,parentSchema:schema90,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema92.required,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4396,7 +4503,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema90.required,parentSchema:schema90,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema92.required,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4406,7 +4513,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema90.required,parentSchema:schema90,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema92.required,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4417,7 +4524,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4465,7 +4572,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.type.type,parentSchema:schema90.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.type.type,parentSchema:schema92.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4475,7 +4582,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema90.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema90.properties.type.enum,parentSchema:schema90.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema92.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.type.enum,parentSchema:schema92.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4491,8 +4598,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern35.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema90.properties.url.anyOf[0],data:data2};
+if(!pattern36.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema92.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4502,7 +4609,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema90.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema92.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4513,7 +4620,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.url.anyOf[0].type,parentSchema:schema90.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.url.anyOf[0].type,parentSchema:schema92.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4587,7 +4694,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema90.properties.url.anyOf,parentSchema:schema90.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema92.properties.url.anyOf,parentSchema:schema92.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4610,7 +4717,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4619,16 +4726,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4637,8 +4744,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
+if(!((((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "retention")) || (key0 === "alerts"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4676,7 +4783,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.maxRunsPerDay.type,parentSchema:schema84.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.maxRunsPerDay.type,parentSchema:schema86.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4687,7 +4794,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema84.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4703,7 +4810,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema84.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4717,7 +4824,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema84.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema86.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4728,7 +4835,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema84.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema84.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema86.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema86.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4741,7 +4848,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema84.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema86.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4752,7 +4859,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema84.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4765,7 +4872,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.risk.type,parentSchema:schema84.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.risk.type,parentSchema:schema86.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4839,7 +4946,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema84.properties.queues.propertyNames,parentSchema:schema84.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema86.properties.queues.propertyNames,parentSchema:schema86.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4853,7 +4960,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema88.required,parentSchema:schema88,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema90.required,parentSchema:schema90,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4864,7 +4971,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema88,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4877,7 +4984,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema88.properties.concurrency.type,parentSchema:schema88.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema90.properties.concurrency.type,parentSchema:schema90.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4888,7 +4995,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema88.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema90.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4901,7 +5008,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4913,7 +5020,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.queues.type,parentSchema:schema84.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.queues.type,parentSchema:schema86.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4928,7 +5035,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema84.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4941,7 +5048,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.backfill.properties.concurrency.type,parentSchema:schema84.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.backfill.properties.concurrency.type,parentSchema:schema86.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4952,7 +5059,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema84.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4966,7 +5073,7 @@ errors++;
 if(data9.priority !== undefined){
 let data11 = data9.priority;
 if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.type,parentSchema:schema72,data:data11};
+const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4976,7 +5083,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((data11 === "CRITICAL") || (data11 === "HIGH")) || (data11 === "NORMAL")) || (data11 === "LOW"))){
-const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values",schema:schema72.enum,parentSchema:schema72,data:data11};
+const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values",schema:schema74.enum,parentSchema:schema74,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4988,7 +5095,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.backfill.type,parentSchema:schema84.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.backfill.type,parentSchema:schema86.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4998,11 +5105,17 @@ vErrors.push(err28);
 errors++;
 }
 }
+if(data.retention !== undefined){
+if(!(validate55(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
 if(data.alerts !== undefined){
-let data12 = data.alerts;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema84.properties.alerts.required,parentSchema:schema84.properties.alerts,data:data12};
+let data13 = data.alerts;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.targets === undefined){
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema86.properties.alerts.required,parentSchema:schema86.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5011,9 +5124,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key6 in data12){
+for(const key6 in data13){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema84.properties.alerts,data:data12};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5023,19 +5136,19 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data12.targets !== undefined){
-let data13 = data12.targets;
-if(Array.isArray(data13)){
-const len0 = data13.length;
+if(data13.targets !== undefined){
+let data14 = data13.targets;
+if(Array.isArray(data14)){
+const len0 = data14.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate63(data13[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data13,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate66(data14[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.alerts.properties.targets.type,parentSchema:schema84.properties.alerts.properties.targets,data:data13};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.alerts.properties.targets.type,parentSchema:schema86.properties.alerts.properties.targets,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5047,7 +5160,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.alerts.type,parentSchema:schema84.properties.alerts,data:data12};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.alerts.type,parentSchema:schema86.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5059,7 +5172,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5068,16 +5181,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5086,7 +5199,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema79.required,parentSchema:schema79,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5096,7 +5209,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema79.required,parentSchema:schema79,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5106,7 +5219,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema79.required,parentSchema:schema79,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5116,7 +5229,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema79.required,parentSchema:schema79,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5127,7 +5240,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5163,7 +5276,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.kind.type,parentSchema:schema79.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.kind.type,parentSchema:schema81.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5173,7 +5286,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema79.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema81.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5184,20 +5297,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate60(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate62(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate62(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate64(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5206,10 +5319,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5234,8 +5347,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

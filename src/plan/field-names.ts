@@ -50,12 +50,16 @@ export function displayPath(definitionPath: string): string {
 /** Lists whose items a path addresses by index: `job.command[2]`, `job.steps[1].env.MODE`. */
 const INDEXED_FIELDS = new Set(['command', 'steps']);
 
-const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs']);
+const DURATION_LEAVES = new Set(['timeoutMs', 'gracePeriodMs', 'freshnessMs', 'jitterMs', 'initialDelayMs', 'maxDelayMs', 'runsMs']);
 
 /** A value as the manifest writes it: durations as `20m`, status ranges as `200-299`. */
 export function manifestValue(definitionPath: string, value: unknown): unknown {
   const leaf = definitionPath.split('.').at(-1)!;
   if (DURATION_LEAVES.has(leaf) && typeof value === 'number') return formatDurationMs(value);
+  if (definitionPath === 'retention' && value !== null && typeof value === 'object') {
+    const { runsMs, ...rest } = value as { runsMs?: number };
+    return { ...(runsMs === undefined ? {} : { runs: formatDurationMs(runsMs) }), ...rest };
+  }
   if (definitionPath === 'job.expectStatus' && Array.isArray(value)) return value.map(formatStatusRange);
   // A workflow's steps are compared whole (field-diff.ts): shown as the manifest writes each step.
   if (definitionPath === 'job.steps' && Array.isArray(value)) return value.map(stepInManifestTerms);

@@ -4,7 +4,7 @@
  * so every field is classified here, by hand: a field missing from this table fails the
  * exhaustiveness test in test/plan/policy-comparison.test.ts. Pure.
  */
-import { acceptanceMaxDaysOf, DEFAULT_ACCEPTANCE_MAX_DAYS, type PolicyDefinition, type Priority } from '../compile/definition.js';
+import { acceptanceMaxDaysOf, DEFAULT_ACCEPTANCE_MAX_DAYS, DEFAULT_RETENTION_KEEP_LAST, type PolicyDefinition, type Priority } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import type { SourceLocation } from '../compile/definition.js';
 import type { AlertTargetDefinition } from '../compile/definition.js';
@@ -48,11 +48,14 @@ const SCALAR_RULES: ScalarRule[] = [
   { field: 'risk.acceptanceMaxDays', read: acceptanceMaxDaysOf, format: (days) => `${days} days`, looserWhen: 'higher', effect: 'risk acceptances may last longer' },
   { field: 'misfireThreshold', read: (p) => p.misfireThresholdMs, format: formatDurationMs, looserWhen: 'higher', effect: 'late slots count as on time, missed starts are noticed later' },
   { field: 'backfill.concurrency', read: (p) => p.backfill.concurrency, format: count, looserWhen: 'higher', effect: 'more backfill runs execute at once' },
+  // A shorter retention is looser: the runner deletes history for good once it is applied.
+  { field: 'retention.runs', read: (p) => p.retention?.runsMs ?? Number.POSITIVE_INFINITY, format: (ms) => (Number.isFinite(ms) ? formatDurationMs(ms) : 'forever'), looserWhen: 'lower', effect: 'older runs of every schedule are deleted for good' },
+  { field: 'retention.keepLast', read: (p) => p.retention?.keepLast ?? DEFAULT_RETENTION_KEEP_LAST, format: count, looserWhen: 'lower', effect: 'fewer of each schedule\'s latest runs are always kept' },
   { field: 'backfill.priority', read: (p) => PRIORITY_RANK[p.backfill.priority], format: (rank) => Object.keys(PRIORITY_RANK)[rank]!, looserWhen: 'higher', effect: 'backfill runs are claimed ahead of more scheduled runs' },
 ];
 
 /** The Policy fields the rules above and the queue comparison cover (for the exhaustiveness test). */
-export const CLASSIFIED_POLICY_FIELDS = ['minIntervalMs', 'maxRunsPerDay', 'risk.runsPerDayIncreaseHigh', 'risk.acceptanceMaxDays', 'misfireThresholdMs', 'backfill.concurrency', 'backfill.priority', 'queues', 'alerts'];
+export const CLASSIFIED_POLICY_FIELDS = ['minIntervalMs', 'maxRunsPerDay', 'risk.runsPerDayIncreaseHigh', 'risk.acceptanceMaxDays', 'misfireThresholdMs', 'backfill.concurrency', 'backfill.priority', 'queues', 'alerts', 'retention.runsMs', 'retention.keepLast'];
 
 function compareScalar(rule: ScalarRule, before: StoredPolicyValue, after: StoredPolicyValue): PolicyFieldMove[] {
   const [from, to] = [rule.read(before), rule.read(after)];

@@ -3,7 +3,7 @@
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
 import { describeQueueTarget } from '../compile/queue-job.js';
-import { executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
+import { effectiveRetention, executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
@@ -61,6 +61,7 @@ export const RiskCodes = {
   CF202: { level: 'HIGH', meaning: 'archiving or disabling a CRITICAL or HIGH criticality schedule' },
   CF203: { level: 'MEDIUM', meaning: 'disabling a schedule' },
   CF206: { level: 'MEDIUM|HIGH', meaning: 'archiving or disabling an upstream that still has dependents (HIGH when one is CRITICAL or HIGH)' },
+  CF207: { level: 'MEDIUM|HIGH', meaning: "retention shortened: the runner deletes history (HIGH under 30 days or on a CRITICAL schedule)" },
   CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
   CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
   CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
@@ -180,6 +181,27 @@ function checkDependents(input: RiskInput, add: AddFinding): void {
   const critical = dependents.some((d) => d.criticality === 'CRITICAL' || d.criticality === 'HIGH');
   const names = dependents.map((d) => `${d.name} (${d.criticality})`).join(', ');
   add('CF206', critical ? 'HIGH' : 'MEDIUM', `${input.action === 'archive' ? 'archiving' : 'disabling'} ${input.name} stops its dependents too: ${names} run only after it succeeds`, 'point their spec.after at another upstream, give them a cron of their own, or stop them in the same change', ['enabled']);
+}
+
+/** Under this, a shortened retention is HIGH: a month of history is what incident reviews reach back for. */
+const SHORT_RETENTION_MS = 30 * 86_400_000;
+
+const describeRetention = (retention: RetentionDefinition | null) => (retention ? `${formatDurationMs(retention.runsMs)} (latest ${retention.keepLast} always kept)` : 'forever');
+
+/**
+ * A schedule's own retention made shorter (runs or keepLast lower, or set where runs were kept
+ * forever): once applied, the runner deletes the history beyond it for good. A Policy-wide
+ * change is judged with the Policy (CF701).
+ */
+function checkRetentionChange(input: RiskInput, add: AddFinding): void {
+  const { before, after, policy } = input;
+  if (!before || !after) return;
+  const [from, to] = [effectiveRetention(policy.retention, before.retention), effectiveRetention(policy.retention, after.retention)];
+  if (!to) return;
+  const shorter = !from || to.runsMs < from.runsMs || to.keepLast < from.keepLast;
+  if (!shorter) return;
+  const high = to.runsMs < SHORT_RETENTION_MS || after.criticality === 'CRITICAL';
+  add('CF207', high ? 'HIGH' : 'MEDIUM', `retention shortened: runs kept ${describeRetention(from)} → ${describeRetention(to)}; older runs are deleted for good (daily counts are kept for report)`, 'keep the longer retention unless the history is really not needed; export what must be kept first', ['retention.runsMs', 'retention.keepLast', 'retention']);
 }
 
 function describeExposure(exposure: DstExposure): string {
@@ -326,7 +348,7 @@ export function assessChange(input: RiskInput): Finding[] {
     for (const path of paths) if ((location = input.locate(path)) !== undefined) break;
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
-  for (const check of [checkFrequency, checkArchive, checkDependents, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
+  for (const check of [checkFrequency, checkArchive, checkDependents, checkRetentionChange, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
   return applyAcceptance(findings, input.riskAccepted, input.storedRiskAccepted ?? [], input.nowMs);
 }
 

@@ -27,6 +27,7 @@ import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
 import { AlertEvaluator, DEFAULT_DELIVERY_LEASE_MS, type AlertEvaluatorOptions } from './alerts/evaluator.js';
+import { runRetentionPass } from './retention.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -58,6 +59,12 @@ export interface RunnerOptions {
   missingSecrets?: WorkerOptions['missingSecrets'];
   /** Alert evaluation (README "Alerts"): on by default every 30 s; false turns it off. */
   alerts?: false | { intervalMs?: number; noRunnerAlertAfterMs?: number; delivery?: AlertEvaluatorOptions['delivery'] };
+  /**
+   * Retention (README "Retention"): a pass every `intervalMs` (default 10 minutes) deleting runs
+   * past the retention in force, `batchSize` runs a statement (default 500), at most `maxBatches`
+   * statements a pass (default 200); false turns it off.
+   */
+  retention?: false | { intervalMs?: number; batchSize?: number; maxBatches?: number };
   /**
    * Since when this runner has been trying to reach the database (default: its construction).
    * A runner whose first heartbeat comes more than a lease later was cut off like the others
@@ -108,6 +115,8 @@ export class Runner {
   /** Whether this runner takes in the final statuses others wrote (its observer counts them: metrics). */
   private readonly drainsFinalEvents: boolean;
   private alertsInFlight: Promise<void> | undefined;
+  private nextRetentionMs = 0;
+  private retentionInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -126,6 +135,9 @@ export class Runner {
     this.reconcileIntervalMs = options.reconcileIntervalMs ?? 10_000;
     this.lookaheadMs = Math.max(0, options.slotLookaheadMs ?? DEFAULT_SLOT_LOOKAHEAD_MS);
     this.reachingDatabaseSinceMs = options.reachingDatabaseSinceMs ?? options.clock.nowMs();
+    // The first pass a minute after start: a restart (or a fleet of them) catches up on slots and
+    // leases first; history can wait.
+    this.nextRetentionMs = options.clock.nowMs() + 60_000;
     this.worker = new Worker(
       database,
       {
@@ -208,6 +220,7 @@ export class Runner {
     this.wake();
     await this.loop;
     await this.alertsEvaluated();
+    await this.retentionApplied();
     this.alerts?.dispatcher.stop();
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
     const returned = await this.worker.returnUnstarted().catch((error: unknown) => {
@@ -324,6 +337,27 @@ export class Runner {
     if (this.alerts && nowMs >= this.nextAlertsMs && !this.alertsInFlight) {
       this.alertsInFlight = this.evaluateAlerts(nowMs).finally(() => (this.alertsInFlight = undefined));
     }
+    // Not awaited either, and never on the claim's way: each batch is its own short statement.
+    if (this.options.retention !== false && nowMs >= this.nextRetentionMs && !this.retentionInFlight) {
+      this.retentionInFlight = this.applyRetention(nowMs).finally(() => (this.retentionInFlight = undefined));
+    }
+  }
+
+  /** Resolves once the retention pass a tick started has finished (shutdown; tests driving ticks). */
+  async retentionApplied(): Promise<void> {
+    await this.retentionInFlight;
+  }
+
+  private async applyRetention(nowMs: number): Promise<void> {
+    const { intervalMs = 10 * 60_000, batchSize = 500, maxBatches = 200 } = this.options.retention || {};
+    this.nextRetentionMs = nowMs + intervalMs;
+    try {
+      const result = await runRetentionPass(this.database, { nowMs, policyRetention: this.policy.retention, batchSize, maxBatches });
+      if (result.deleted > 0) this.logger.info('retention deleted runs', { ...result });
+    } catch (error) {
+      // Retention can always wait for the next pass; it must never stop scheduling.
+      this.logger.error('retention failed', { error: (error as Error).message });
+    }
   }
 
   /** Resolves once the alert evaluation a tick started has finished (shutdown; tests driving ticks). */
@@ -347,6 +381,7 @@ export class Runner {
   async nextWakeAtMs(nowMs: number): Promise<number> {
     const candidates = [this.nextHeartbeatMs, this.nextReconcileMs, nowMs + (this.options.safetyPollMs ?? 30_000), this.nextDueMs - this.lookaheadMs];
     if (this.alerts) candidates.push(this.nextAlertsMs);
+    if (this.options.retention !== false) candidates.push(this.nextRetentionMs);
     if (this.worker.freeSlots > 0) {
       // Runs due after the tick began, not after now: a run that fell due between the tick's claim
       // and now was not claimable then, and would otherwise wait for the next reason to wake (up

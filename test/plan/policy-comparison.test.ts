@@ -23,6 +23,9 @@ describe('comparePolicies', () => {
     { field: 'misfireThreshold', before: { misfireThresholdMs: 60_000 }, after: { misfireThresholdMs: 3_600_000 }, loosened: 'loosened misfireThreshold 1m → 1h' },
     { field: 'backfill.concurrency', before: { backfill: { concurrency: 2, priority: 'LOW' } }, after: { backfill: { concurrency: 50, priority: 'LOW' } }, loosened: 'loosened backfill.concurrency 2 → 50' },
     { field: 'backfill.priority', before: { backfill: { concurrency: 2, priority: 'LOW' } }, after: { backfill: { concurrency: 2, priority: 'CRITICAL' } }, loosened: 'loosened backfill.priority LOW → CRITICAL' },
+    { field: 'retention.runs', before: {}, after: { retention: { runsMs: 30 * 86_400_000 } }, loosened: 'loosened retention.runs forever → 30d', tightened: 'tightened retention.runs 30d → forever' },
+    { field: 'retention.runs shorter', before: { retention: { runsMs: 90 * 86_400_000 } }, after: { retention: { runsMs: 30 * 86_400_000 } }, loosened: 'loosened retention.runs 90d → 30d' },
+    { field: 'retention.keepLast', before: { retention: { runsMs: 90 * 86_400_000, keepLast: 100 } }, after: { retention: { runsMs: 90 * 86_400_000, keepLast: 10 } }, loosened: 'loosened retention.keepLast 100 → 10' },
     { field: 'queues raised', before: { queues: { default: { concurrency: 5 } } }, after: { queues: { default: { concurrency: 500 } } }, loosened: 'loosened queues.default.concurrency 5 → 500' },
     { field: 'queues added', before: { queues: { default: { concurrency: 5 } } }, after: { queues: { default: { concurrency: 5 }, bulk: { concurrency: 1 } } }, loosened: 'loosened queues.bulk.concurrency (no queue) → 1', tightened: 'tightened queues.bulk.concurrency 1 → (no queue)' },
   ] as Array<{ field: string; before: Partial<PolicyDefinition>; after: Partial<PolicyDefinition>; loosened: string; tightened?: string }>)('$field: one way looser, the other tighter', ({ before, after, loosened, tightened }) => {
@@ -32,7 +35,7 @@ describe('comparePolicies', () => {
   });
 
   it('classifies every field of the Policy (a new field must be added to the rules)', () => {
-    const full = { ...base, risk: { ...base.risk, acceptanceMaxDays: 90 }, alerts: { targets: [] } };
+    const full = { ...base, risk: { ...base.risk, acceptanceMaxDays: 90 }, alerts: { targets: [] }, retention: { runsMs: 90 * 86_400_000, keepLast: 100 } };
     expect(leafPaths(full).sort()).toEqual([...CLASSIFIED_POLICY_FIELDS].sort());
   });
 

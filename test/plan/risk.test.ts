@@ -89,6 +89,9 @@ const CASES = [
   { code: 'CF512', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/a.js'], cwd: '.', env: { DB: { fromEnv: 'DATABASE_URL' } } } }), message: "job.env.DB reads DATABASE_URL, cronform's own configuration: the job would get the runner's database or settings" },
   { code: 'CF515', level: 'HIGH', input: change(null, { job: { type: 'queue', system: 'sql', function: 'app.enqueue_report', arguments: { d: 'businessDate' } } }), message: "the job calls database function \"app.enqueue_report\" with the runner's database role (sql app.enqueue_report(d => businessDate))" },
   { code: 'CF513', level: 'HIGH', input: change(null, { job: { type: 'command', command: ['node', 'jobs/daily\u200b-report.js'], cwd: '.', env: {} } }), message: 'job.command[1] contains control, bidi or invisible characters: "jobs/daily\\u200B-report.js"' },
+  { code: 'CF207', level: 'MEDIUM', input: change({}, { retention: { runsMs: 90 * 24 * HOUR } }), message: 'retention shortened: runs kept forever → 90d (latest 100 always kept); older runs are deleted for good (daily counts are kept for report)' },
+  { code: 'CF207', level: 'HIGH', input: change({ retention: { runsMs: 90 * 24 * HOUR } }, { retention: { runsMs: 14 * 24 * HOUR } }), message: 'retention shortened: runs kept 90d (latest 100 always kept) → 14d (latest 100 always kept); older runs are deleted for good (daily counts are kept for report)' },
+  { code: 'CF207', level: 'HIGH', input: change({ criticality: 'CRITICAL', retention: { runsMs: 90 * 24 * HOUR } }, { criticality: 'CRITICAL', retention: { runsMs: 90 * 24 * HOUR, keepLast: 5 } }), message: 'retention shortened: runs kept 90d (latest 100 always kept) → 90d (latest 5 always kept); older runs are deleted for good (daily counts are kept for report)' },
 ] as const;
 
 describe('assessChange: one finding per code', () => {
@@ -96,6 +99,13 @@ describe('assessChange: one finding per code', () => {
     const found = only(assessChange(input), code);
     expect(found.map((f) => ({ level: f.level, message: f.message }))).toContainEqual({ level, message });
     expect(found.every((f) => f.hint)).toBe(true);
+  });
+
+  it('CF207 only when retention gets shorter, judged with the Policy the schedule falls back to', () => {
+    const policy = { ...DEFAULT_POLICY, retention: { runsMs: 30 * 24 * HOUR } };
+    expect(codesOf(assessChange(change({ retention: { runsMs: 14 * 24 * HOUR } }, { retention: { runsMs: 90 * 24 * HOUR } })))).not.toContain('CF207');
+    expect(codesOf(assessChange(change({ retention: { runsMs: 90 * 24 * HOUR } }, {}, { policy })))).toContain('CF207');
+    expect(codesOf(assessChange(change({}, { retention: { keepLast: 100 } }, { policy })))).not.toContain('CF207');
   });
 
   it('CF202 for archiving a HIGH criticality schedule', () => {
