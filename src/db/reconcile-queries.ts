@@ -21,7 +21,8 @@ export interface ExpiredLease {
  * RUNNING runs whose lease expired (their runner died or hung) at least its owner's kill grace
  * plus `stopMarginMs` ago, locked for this transaction: until then the job may still be dying
  * (policy/lease.ts, stallResolvableAtMs). An owner that recorded no kill grace (an older version,
- * or no runner row) is assumed to use `defaultKillGraceMs`.
+ * or no runner row) is assumed to use `defaultKillGraceMs`. A run handed to a queue (lease owner
+ * `queue:<system>`, docs/queue-handoff.md) has no process of cronform's to wait for: no grace.
  */
 export async function takeExpiredLeases(tx: Executor, now: Date, limit: number, grace: { defaultKillGraceMs: number; stopMarginMs: number }): Promise<ExpiredLease[]> {
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; schedule_name: string; scheduled_for: string | Date; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
@@ -31,7 +32,7 @@ export async function takeExpiredLeases(tx: Executor, now: Date, limit: number, 
         from active_runs x join schedule_runs r on r.id = x.run_id join schedules s on s.id = r.schedule_id
           left join runners w on w.id = r.lease_owner
         where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
-          and r.lease_expires_at + (coalesce(w.kill_grace_ms, ${grace.defaultKillGraceMs}) + ${grace.stopMarginMs}) * interval '1 millisecond' < ${now.toISOString()}::timestamptz
+          and r.lease_expires_at + (case when r.lease_owner like 'queue:%' then 0 else coalesce(w.kill_grace_ms, ${grace.defaultKillGraceMs}) end + ${grace.stopMarginMs}) * interval '1 millisecond' < ${now.toISOString()}::timestamptz
         order by r.lease_expires_at limit ${limit}
         for update of r skip locked`,
   );

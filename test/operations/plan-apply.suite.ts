@@ -640,6 +640,30 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       await expect(driver.apply(strict)).rejects.toThrow(new InvalidPlanError('the plan has 2 error(s); fix them and plan again'));
     });
 
+    it('finds the workflow, retention and hand-off codes: CF206, CF207, CF514, CF515', async () => {
+      const base = [
+        scheduleSource('extract', { spec: { criticality: 'HIGH' } }),
+        scheduleSource('load', { spec: { criticality: 'CRITICAL', after: [{ schedule: 'extract', status: 'SUCCESS' }] } }),
+        scheduleSource('kept', { spec: { retention: { runs: '90d' } } }),
+        scheduleSource('guarded', { spec: { safety: { maxAffected: 1000 } } }),
+      ];
+      await driver.planAndApply(base);
+      driver.clock.advance(MINUTE_MS);
+      const plan = await driver.plan([
+        scheduleSource('extract', { spec: { criticality: 'HIGH', enabled: false } }),
+        scheduleSource('load', { spec: { criticality: 'CRITICAL', after: [{ schedule: 'extract', status: 'SUCCESS' }] } }),
+        scheduleSource('kept', { spec: { retention: { runs: '14d' } } }),
+        scheduleSource('guarded', {}),
+        scheduleSource('enqueue', { spec: { job: { type: 'queue', system: 'sql', function: 'app.enqueue_report', arguments: { day: 'businessDate' } } } }),
+      ]);
+      expect(plan.errors).toEqual([]);
+      const found = codesOf(plan);
+      expect(found.extract).toContain('CF206 HIGH');
+      expect(found.kept).toContain('CF207 HIGH');
+      expect(found.guarded).toContain('CF514 HIGH');
+      expect(found.enqueue).toContain('CF515 HIGH');
+    });
+
     it('plans every action, drift and an accepted finding in one rich plan, and applies it', async () => {
       const plan = await buildRichPlan(driver);
       expect(plan.errors).toEqual([]);

@@ -246,9 +246,9 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
     expect(await runOf(started)).toMatchObject({ status: 'FAILED', status_reason: 'STALLED' });
     const [stalled] = await queryRows<{ status: string; error: string }>(setup.db, sql`select status, error from run_attempts where run_id = ${started}`);
     expect(stalled).toEqual({ status: 'STALLED', error: 'lease expired: the queue worker did not report (died, hung, or never picked the job up before the timeout)' });
-    // Never picked up: the lease runs to the attempt's timeout (10m), then onStall applies.
+    // Never picked up: the lease runs to the attempt's timeout (10m), then onStall applies (after the 1 s stop margin).
     expect((await runOf(neverPicked)).status).toBe('RUNNING');
-    await runReconcileTick(setup, { nowMs: clock.nowMs() + 10 * MINUTE + 1_000, runnerSilenceMs: 60_000 });
+    await runReconcileTick(setup, { nowMs: clock.nowMs() + 10 * MINUTE + 2_000, runnerSilenceMs: 60_000 });
     expect(await runOf(neverPicked)).toMatchObject({ status: 'MANUAL_REQUIRED', status_reason: 'STALLED' });
     // A late report from the dead worker changes nothing.
     expect((await pool.query(`select cronform.run_finished($1, 'SUCCESS') as status`, [started])).rows[0]).toEqual({ status: null });

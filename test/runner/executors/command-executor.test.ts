@@ -68,8 +68,8 @@ describe('command jobs', () => {
   it.each([
     ['a missing secret', { env: { NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' } } }, { ...runnerEnv, NOTION_TOKEN: undefined }, 'environment variable NOTION_TOKEN is not set on this runner: set NOTION_TOKEN to enable this job'],
     ['several missing secrets', { env: { A: { fromEnv: 'TOKEN_A' }, B: { fromEnv: 'TOKEN_B' } } }, runnerEnv, 'environment variables TOKEN_A, TOKEN_B are not set on this runner: set them to enable this job'],
-    ['an unknown placeholder in argv', { command: ['{{bizDate}}'] }, runnerEnv, 'unknown placeholder {{bizDate}} in command[3] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
-    ['an unknown placeholder in env', { env: { DAY: '{{day}}' } }, runnerEnv, 'unknown placeholder {{day}} in env.DAY (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
+    ['an unknown placeholder in argv', { command: ['{{bizDate}}'] }, runnerEnv, 'unknown placeholder {{bizDate}} in command[3] (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
+    ['an unknown placeholder in env', { env: { DAY: '{{day}}' } }, runnerEnv, 'unknown placeholder {{day}} in env.DAY (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
     ['a missing working directory', { cwd: 'no/such/dir' }, runnerEnv, `working directory ${repoRoot}/no/such/dir does not exist`],
   ] as const)('fails without starting the job on %s', async (_case, change, env, error) => {
     const marker = join(mkdtempSync(join(tmpdir(), 'cronform-')), 'started');

@@ -129,9 +129,9 @@ describe('http jobs', () => {
 
   it.each([
     ['a missing secret header', httpJob('http://127.0.0.1:9/', { headers: { Authorization: { fromEnv: 'API_TOKEN' } } }), 'environment variable API_TOKEN is not set on this runner: set API_TOKEN to enable this job'],
-    ['an unknown placeholder in the url', httpJob('http://127.0.0.1:9/{{date}}'), 'unknown placeholder {{date}} in url (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
-    ['an unknown placeholder in a header', httpJob('http://127.0.0.1:9/', { headers: { 'X-Day': '{{day}}' } }), 'unknown placeholder {{day}} in headers.X-Day (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
-    ['an unknown placeholder in the body', httpJob('http://127.0.0.1:9/', { body: { nested: ['{{day}}'] } }), 'unknown placeholder {{day}} in body (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger)'],
+    ['an unknown placeholder in the url', httpJob('http://127.0.0.1:9/{{date}}'), 'unknown placeholder {{date}} in url (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
+    ['an unknown placeholder in a header', httpJob('http://127.0.0.1:9/', { headers: { 'X-Day': '{{day}}' } }), 'unknown placeholder {{day}} in headers.X-Day (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
+    ['an unknown placeholder in the body', httpJob('http://127.0.0.1:9/', { body: { nested: ['{{day}}'] } }), 'unknown placeholder {{day}} in body (known: businessDate, scheduledFor, runId, attempt, idempotencyKey, schedule, trigger, upstreamRunId)'],
     ['a secret with a trailing newline', httpJob('http://127.0.0.1:9/', { headers: { Authorization: { fromEnv: 'NEWLINE_TOKEN' } } }), 'header Authorization has an invalid value (contains a line break or NUL)'],
     ['a GET with a body', httpJob('http://127.0.0.1:9/', { method: 'GET', body: 'x' }), 'a GET request cannot have a body'],
     ['a url that is not http', httpJob('file:///etc/passwd'), 'url must use http or https (got file:)'],
