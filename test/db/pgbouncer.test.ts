@@ -16,6 +16,7 @@ import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '..
 import { startPgbouncer, type Pgbouncer, type PoolMode } from '../support/pgbouncer.js';
 import { repoRoot } from '../support/run-command.js';
 import { scheduleManifest } from '../support/apply-manifests.js';
+import { waitFor } from '../support/processes.js';
 
 const cli = path.join(repoRoot, 'bin', 'run.js');
 
@@ -28,16 +29,6 @@ function runCli(args: string[], cwd: string): Promise<{ code: number | null; std
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe.runIf(postgresServerUrl).each<PoolMode>(['session', 'transaction'])('behind PgBouncer in %s mode', (poolMode) => {

@@ -5,14 +5,7 @@ import { SchemaBehindError } from '../../src/db/migrate.js';
 import { openChosenDatabaseWhenReachable } from '../../src/operations/database.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../support/processes.js';
 
 /** A loopback TCP proxy to the real server, started only when the test says the outage is over. */
 function startProxy(port: number, target: URL): net.Server {

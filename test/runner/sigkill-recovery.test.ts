@@ -15,34 +15,11 @@ import { migrateDatabase } from '../../src/db/migrate.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { runReconcileTick } from '../../src/runner/reconciler.js';
+import { isAlive, waitFor } from '../support/processes.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cli = path.join(repoRoot, 'bin', 'run.js');
 const built = existsSync(path.join(repoRoot, 'dist', 'commands', 'index.js'));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A killed orphan may linger as a zombie where PID 1 does not reap: that is dead too.
-  try {
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attempt', () => {
   let server: TestPostgres;

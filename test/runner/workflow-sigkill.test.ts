@@ -13,20 +13,11 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { applyManifests } from '../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { waitFor } from '../support/processes.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cli = path.join(repoRoot, 'bin', 'run.js');
 const built = existsSync(path.join(repoRoot, 'dist', 'commands', 'index.js'));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Each step logs `<step>@<attempt>`; `first` writes a result. `second` waits in attempt 1 until

@@ -18,22 +18,10 @@ import { Worker } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { applyManifests } from '../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { isAlive } from '../support/processes.js';
 
 const { source: _source, ...policy } = DEFAULT_POLICY;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A killed orphan may linger as a zombie where PID 1 does not reap: that is dead too.
-  try {
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 const author = { actor: 'oncall', reason: 'retry after fix', gitSha: null };
 
 /**

@@ -16,20 +16,11 @@ import { queryRows, type Database } from '../../../src/db/client.js';
 import { migrateDatabase } from '../../../src/db/migrate.js';
 import { applyManifests, scheduleManifest } from '../../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../../support/databases.js';
+import { waitFor } from '../../support/processes.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const cli = path.join(repoRoot, 'bin', 'run.js');
 const built = existsSync(path.join(repoRoot, 'dist', 'commands', 'index.js'));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 interface Message {
   event: string;
