@@ -240,7 +240,7 @@ async function deliver(
     await recordDelivered(database.db, { runId: delivery.runId, attempt: delivery.attempt, externalJobId, at: new Date(settings.clock.nowMs()) });
     return { externalJobId };
   } catch (error) {
-    const message = connections.scrub(job.url.fromEnv, error instanceof Error ? error.message : String(error));
+    const message = connections.scrub(job.url.fromEnv, databaseErrorMessage(error));
     await recordDeliveryFailure(database.db, { runId: delivery.runId, attempt: delivery.attempt, error: message, at: new Date(settings.clock.nowMs()) }).catch(() => undefined);
     return { externalJobId: null, error: message };
   }
@@ -273,4 +273,11 @@ export async function redeliverHandOffs(database: Database, settings: Redelivery
     else failed += 1;
   }
   return { delivered, failed };
+}
+
+/** The driver's message rather than drizzle's "Failed query: <statement>" wrapper around it. */
+function databaseErrorMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
