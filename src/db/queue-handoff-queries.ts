@@ -288,3 +288,24 @@ export async function listPendingDeliveries(executor: Executor, options: { tried
   );
   return rows.map((r) => ({ runId: Number(r.run_id), attempt: Number(r.attempt), urlFromEnv: r.url_from_env, request: r.request, jobKey: r.job_key, target: r.target }));
 }
+
+export interface RunHandOffLine {
+  runId: number;
+  attempt: number;
+  target: string;
+  externalJobId: string | null;
+  /** False while a hand-off to a queue in another database has no recorded job id yet. */
+  delivered: boolean;
+}
+
+/** The hand-offs of these runs (the dashboard's run history), by run then attempt. */
+export async function listHandOffsOfRuns(executor: Executor, runIds: readonly number[]): Promise<RunHandOffLine[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows<{ run_id: string | number; attempt: number; target: string; external_job_id: string | null; delivered: boolean }>(
+    executor,
+    sql`select h.run_id, h.attempt, h.target, h.external_job_id, (d.run_id is null or d.delivered_at is not null) as delivered
+        from queue_handoffs h left join queue_handoff_deliveries d on d.run_id = h.run_id and d.attempt = h.attempt
+        where h.run_id = any(${sql.param([...runIds])}::bigint[]) order by h.run_id, h.attempt`,
+  );
+  return rows.map((r) => ({ runId: Number(r.run_id), attempt: Number(r.attempt), target: r.target, externalJobId: r.external_job_id, delivered: r.delivered }));
+}
