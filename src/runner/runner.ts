@@ -331,7 +331,11 @@ export class Runner {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
       const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, defaultKillGraceMs: this.killGraceMs, observer: this.observer, drainFinalEvents: this.drainsFinalEvents });
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0 || result.finalEventsPruned > 0) this.logger.warn('reconciled', { ...result });
-      const redelivered = await this.worker.redeliverHandOffs();
+      // A queue database that is down must not stop this runner's reconciling: tried again next time.
+      const redelivered = await this.worker.redeliverHandOffs().catch((error: unknown) => {
+        this.logger.error('delivering open queue hand-offs failed', { error: (error as Error).message });
+        return { delivered: 0, failed: 0 };
+      });
       if (redelivered.delivered > 0 || redelivered.failed > 0) this.logger.warn('queue hand-offs delivered again', { ...redelivered });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
