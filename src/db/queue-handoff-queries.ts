@@ -309,3 +309,8 @@ export async function listHandOffsOfRuns(executor: Executor, runIds: readonly nu
   );
   return rows.map((r) => ({ runId: Number(r.run_id), attempt: Number(r.attempt), target: r.target, externalJobId: r.external_job_id, delivered: r.delivered }));
 }
+
+/** A round trip to a queue's own database before a hand-off is promised to it (wrong URL, password, host down). */
+export async function probeQueueDatabase(executor: Executor): Promise<void> {
+  await queryRows(executor, sql`select 1 as reachable`);
+}

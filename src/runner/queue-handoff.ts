@@ -18,6 +18,7 @@ import {
   listPendingDeliveries,
   lockRunForHandOff,
   pgBossDatabaseOn,
+  probeQueueDatabase,
   recordDelivered,
   recordDeliveryFailure,
   recordDeliveryIntent,
@@ -193,10 +194,12 @@ async function handOffToOtherDatabase(
   const fail = (message: string): HandOffResult => ({ handedOff: false, outcome: failedOutcome(`hand-off to ${describeQueueTarget(job)} failed: ${message}`, settings.clock.nowMs() - startedMs) });
   if (!connections) return fail('this runner has no connections to other queue databases');
   try {
-    // Opened before (a): an unset variable or a refused connection fails the attempt cleanly.
-    await connections.get(job.url.fromEnv);
+    // Before (a): an unset variable, a wrong URL or password, a database that is down fail the
+    // attempt cleanly (retried per the schedule's policy) instead of leaving a delivery open
+    // until the timeout.
+    await probeQueueDatabase((await connections.get(job.url.fromEnv)).db);
   } catch (error) {
-    return fail(connections.scrub(job.url.fromEnv, (error as Error).message));
+    return fail(connections.scrub(job.url.fromEnv, databaseErrorMessage(error)));
   }
   try {
     const recorded = await database.db.transaction(async (tx) => {

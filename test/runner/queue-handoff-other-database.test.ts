@@ -180,7 +180,7 @@ describe.runIf(postgresServerUrl)('queue hand-off to a queue in another PostgreS
     expect(stored.some((row) => row.text.includes(queue.url))).toBe(false);
   });
 
-  it('fails the attempt before anything is recorded when the variable is unset', async () => {
+  it('fails the attempt before anything is recorded when the variable is unset or the database unreachable', async () => {
     const runId = await trigger('gw-remote');
     const w = new Worker(setup, { runnerId: 'runner-b', clock, concurrency: 1, leaseMs: LEASE_MS, killGraceMs: 200, baseDir: process.cwd(), env: {} }, { ...policy, queues: { default: { concurrency: 100 } } });
     workers.push(w);
@@ -189,6 +189,20 @@ describe.runIf(postgresServerUrl)('queue hand-off to a queue in another PostgreS
     const [attempt] = await queryRows<{ error: string }>(setup.db, sql`select error from run_attempts where run_id = ${runId}`);
     expect(attempt!.error).toMatch(/environment variable QUEUE_DATABASE_URL is not set/);
     expect(await queryRows(setup.db, sql`select 1 from queue_handoffs where run_id = ${runId}`)).toHaveLength(0);
+
+    // A database that cannot be reached: the attempt fails, nothing is promised, the URL stays out of the error.
+    const badUrl = new URL(queue.url);
+    badUrl.password = 'hunter2-queue-secret';
+    badUrl.pathname = '/cronform_no_such_queue_db';
+    const unreachable = await trigger('boss-remote');
+    const w2 = new Worker(setup, { runnerId: 'runner-c', clock, concurrency: 1, leaseMs: LEASE_MS, killGraceMs: 200, baseDir: process.cwd(), env: { QUEUE_DATABASE_URL: badUrl.toString() } }, { ...policy, queues: { default: { concurrency: 100 } } });
+    workers.push(w2);
+    await handOff(w2);
+    expect((await runOf(unreachable)).status).toBe('FAILED');
+    const [failed] = await queryRows<{ error: string }>(setup.db, sql`select error from run_attempts where run_id = ${unreachable}`);
+    expect(failed!.error).toMatch(/^hand-off to pg-boss queue reports in database \$QUEUE_DATABASE_URL failed: .*cronform_no_such_queue_db/);
+    expect(failed!.error).not.toContain('hunter2');
+    expect(await queryRows(setup.db, sql`select 1 from queue_handoffs where run_id = ${unreachable}`)).toHaveLength(0);
   });
 });
 
