@@ -196,14 +196,18 @@ export interface HandOffDetail {
   startedAt: Date | null;
   lastHeartbeatAt: Date | null;
   finishedAt: Date | null;
+  /** A hand-off to a queue in another database: its outbox delivery. */
+  delivery: { urlFromEnv: string; delivered: boolean; tries: number; lastError: string | null } | null;
 }
 
 /** A run's hand-offs, one per handed-off attempt, oldest first (`runs show`). */
 export async function listHandOffs(executor: Executor, runId: number): Promise<HandOffDetail[]> {
   const rows = await queryRows<Record<string, string | number | null>>(
     executor,
-    sql`select attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, started_at, last_heartbeat_at, finished_at
-        from queue_handoffs where run_id = ${runId} order by attempt`,
+    sql`select h.attempt, h.system, h.target, h.job_key, h.external_job_id, h.handed_off_at, h.deadline_at, h.started_at, h.last_heartbeat_at, h.finished_at,
+          d.url_from_env, d.delivered_at, d.tries, d.last_error
+        from queue_handoffs h left join queue_handoff_deliveries d on d.run_id = h.run_id and d.attempt = h.attempt
+        where h.run_id = ${runId} order by h.attempt`,
   );
   const instant = (value: string | number | null | undefined): Date | null => (value === null || value === undefined ? null : new Date(value));
   return rows.map((r) => ({
@@ -217,6 +221,7 @@ export async function listHandOffs(executor: Executor, runId: number): Promise<H
     startedAt: instant(r.started_at),
     lastHeartbeatAt: instant(r.last_heartbeat_at),
     finishedAt: instant(r.finished_at),
+    delivery: r.url_from_env === null || r.url_from_env === undefined ? null : { urlFromEnv: String(r.url_from_env), delivered: r.delivered_at !== null, tries: Number(r.tries), lastError: r.last_error === null ? null : String(r.last_error) },
   }));
 }
 

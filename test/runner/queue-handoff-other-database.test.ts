@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
+import { showRun } from '../../src/operations/runs/show-run.js';
 import { triggerRun } from '../../src/operations/runs/trigger.js';
 import { Worker } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
@@ -123,6 +124,11 @@ describe.runIf(postgresServerUrl)('queue hand-off to a queue in another PostgreS
     expect(await jobs()).toHaveLength(1);
     expect(await handOffRow(runId)).toMatchObject({ external_job_id: null, job_key: key, delivered: false, tries: 1, last_error: expect.stringContaining('record refused') });
     expect(await runOf(runId)).toEqual({ status: 'RUNNING', lease_owner: 'queue:graphile-worker' });
+    expect((await showRun(setup, runId)).attemptDetails[0]!.handOff).toMatchObject({
+      target: 'graphile-worker task report in database $QUEUE_DATABASE_URL',
+      externalJobId: null,
+      delivery: { urlFromEnv: 'QUEUE_DATABASE_URL', delivered: false, tries: 1, lastError: expect.stringContaining('record refused') },
+    });
 
     // Not before the runner handing off has had its lease; then again, with the same key.
     expect(await w.redeliverHandOffs()).toEqual({ delivered: 0, failed: 0 });
