@@ -12,6 +12,8 @@ import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { showRun } from '../../src/operations/runs/show-run.js';
 import { triggerRun } from '../../src/operations/runs/trigger.js';
+import { QueueConnections } from '../../src/runner/queue-connections.js';
+import { Runner } from '../../src/runner/runner.js';
 import { Worker } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { reportTo } from '../../src/worker/index.js';
@@ -184,6 +186,38 @@ describe.runIf(postgresServerUrl)('queue hand-off to a queue in another PostgreS
     // Nothing of the queue database's URL is stored in cronform's: only the variable's name.
     const stored = await queryRows<{ text: string }>(setup.db, sql`select url_from_env || request::text as text from queue_handoff_deliveries`);
     expect(stored.some((row) => row.text.includes(queue.url))).toBe(false);
+  });
+
+  it("delivers an open hand-off again from a runner's reconcile tick, and closes the queue pools at stop", async () => {
+    const runId = await trigger('boss-remote');
+    const key = await keyOf(runId);
+    const runner = new Runner(setup, { clock, concurrency: 2, leaseMs: LEASE_MS, reconcileIntervalMs: 1_000, killGraceMs: 200, baseDir: process.cwd(), env: { QUEUE_DATABASE_URL: queue.url }, runnerId: 'runner-loop' });
+    await refuseRecord();
+    try {
+      await runner.tick();
+      await runner.worker.waitForExecutions(30_000);
+      await runner.worker.flushCompletions();
+    } finally {
+      await setup.db.execute(sql`drop trigger refuse_record on queue_handoffs`);
+    }
+    expect(await handOffRow(runId)).toMatchObject({ external_job_id: null, delivered: false });
+    clock.advance(LEASE_MS + 1_000);
+    await runner.tick();
+    const jobs = await queryRows<{ id: string }>(queueDb.db, sql`select id::text from pgboss.job where singleton_key = ${key}`);
+    expect(jobs).toHaveLength(1);
+    expect(await handOffRow(runId)).toMatchObject({ external_job_id: jobs[0]!.id, delivered: true });
+    await runner.stop();
+  });
+
+  it('keeps one pool per distinct URL and closes them all', async () => {
+    const connections = new QueueConnections({ A: queue.url, B: queue.url, C: cronform.url });
+    const [a, b, c] = [await connections.get('A'), await connections.get('B'), await connections.get('C')];
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+    await a.db.execute(sql`select 1`);
+    await connections.close();
+    await expect(a.db.execute(sql`select 1`)).rejects.toThrow();
+    await expect(connections.get('A')).rejects.toThrow(/stopping/);
   });
 
   it('fails the attempt before anything is recorded when the variable is unset or the database unreachable', async () => {
