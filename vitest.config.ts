@@ -42,6 +42,7 @@ const db = [
   'test/runner/local-queue.test.ts',
   'test/runner/missing-secrets.test.ts',
   'test/runner/queue-handoff-postgres.test.ts',
+  'test/runner/queue-handoff-other-database.test.ts',
   'test/runner/runner-flow.test.ts',
   'test/runner/run-items.test.ts',
   'test/runner/runner-lifecycle.test.ts',

@@ -85,6 +85,12 @@ type QueueJobManifest = GraphileWorkerQueueJob | PgBossQueueJob | SqlQueueJob;
 
 /** Defaults that make the queue's own retries off: cronform's `retry` decides (docs/queue-handoff.md). */
 function compileQueueJob(job: QueueJobManifest): QueueJobDefinition {
+  // A literal url is rejected by validation (CF040) before anything is compiled.
+  const url = typeof job.url === 'object' ? { url: { fromEnv: job.url.fromEnv } } : {};
+  return { ...compileQueueTarget(job), ...url };
+}
+
+function compileQueueTarget(job: QueueJobManifest): QueueJobDefinition {
   switch (job.system) {
     case 'graphile-worker':
       return {

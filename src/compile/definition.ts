@@ -36,7 +36,16 @@ export interface HttpJobDefinition {
 export type QueueJobDefinition = GraphileWorkerQueueJobDefinition | PgBossQueueJobDefinition | SqlQueueJobDefinition;
 export type QueueSystem = QueueJobDefinition['system'];
 
-export interface GraphileWorkerQueueJobDefinition {
+/**
+ * Where the queue lives when it is not in cronform's database: the runner's environment variable
+ * holding its URL (a URL carries credentials, so never the URL itself). Absent: cronform's database,
+ * and the hand-off is one transaction with the run's state change.
+ */
+export interface QueueDatabaseRef {
+  url?: { fromEnv: string };
+}
+
+export interface GraphileWorkerQueueJobDefinition extends QueueDatabaseRef {
   type: 'queue';
   system: 'graphile-worker';
   task: string;
@@ -46,7 +55,7 @@ export interface GraphileWorkerQueueJobDefinition {
   maxAttempts: number;
 }
 
-export interface PgBossQueueJobDefinition {
+export interface PgBossQueueJobDefinition extends QueueDatabaseRef {
   type: 'queue';
   system: 'pg-boss';
   name: string;
@@ -57,7 +66,7 @@ export interface PgBossQueueJobDefinition {
 export const QUEUE_ARGUMENT_SOURCES = ['document', 'scheduleRunId', 'attempt', 'idempotencyKey', 'schedule', 'businessDate', 'scheduledFor', 'trigger', 'payload'] as const;
 export type QueueArgumentSource = (typeof QUEUE_ARGUMENT_SOURCES)[number];
 
-export interface SqlQueueJobDefinition {
+export interface SqlQueueJobDefinition extends QueueDatabaseRef {
   type: 'queue';
   system: 'sql';
   /** Schema-qualified, lower-case identifier (`app.enqueue_report`); quoted as identifiers, never spliced. */

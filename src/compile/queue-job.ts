@@ -6,6 +6,10 @@ import type { QueueJobDefinition } from './definition.js';
 
 /** `graphile-worker task send-report (queue reports)`, `pg-boss queue send-report`, `sql app.enqueue_report(a => businessDate)` (arguments by name: their order means nothing). */
 export function describeQueueTarget(job: QueueJobDefinition): string {
+  return job.url === undefined ? describeQueueJobTarget(job) : `${describeQueueJobTarget(job)} in database $${job.url.fromEnv}`;
+}
+
+function describeQueueJobTarget(job: QueueJobDefinition): string {
   switch (job.system) {
     case 'graphile-worker':
       return `graphile-worker task ${job.task}${job.queueName !== undefined ? ` (queue ${job.queueName})` : ''}`;

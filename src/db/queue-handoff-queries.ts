@@ -196,14 +196,18 @@ export interface HandOffDetail {
   startedAt: Date | null;
   lastHeartbeatAt: Date | null;
   finishedAt: Date | null;
+  /** A hand-off to a queue in another database: its outbox delivery. */
+  delivery: { urlFromEnv: string; delivered: boolean; tries: number; lastError: string | null } | null;
 }
 
 /** A run's hand-offs, one per handed-off attempt, oldest first (`runs show`). */
 export async function listHandOffs(executor: Executor, runId: number): Promise<HandOffDetail[]> {
   const rows = await queryRows<Record<string, string | number | null>>(
     executor,
-    sql`select attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, started_at, last_heartbeat_at, finished_at
-        from queue_handoffs where run_id = ${runId} order by attempt`,
+    sql`select h.attempt, h.system, h.target, h.job_key, h.external_job_id, h.handed_off_at, h.deadline_at, h.started_at, h.last_heartbeat_at, h.finished_at,
+          d.url_from_env, d.delivered_at, d.tries, d.last_error
+        from queue_handoffs h left join queue_handoff_deliveries d on d.run_id = h.run_id and d.attempt = h.attempt
+        where h.run_id = ${runId} order by h.attempt`,
   );
   const instant = (value: string | number | null | undefined): Date | null => (value === null || value === undefined ? null : new Date(value));
   return rows.map((r) => ({
@@ -217,5 +221,101 @@ export async function listHandOffs(executor: Executor, runId: number): Promise<H
     startedAt: instant(r.started_at),
     lastHeartbeatAt: instant(r.last_heartbeat_at),
     finishedAt: instant(r.finished_at),
+    delivery: r.url_from_env === null || r.url_from_env === undefined ? null : { urlFromEnv: String(r.url_from_env), delivered: r.delivered_at !== null, tries: Number(r.tries), lastError: r.last_error === null ? null : String(r.last_error) },
   }));
+}
+
+export interface DeliveryRequest {
+  runId: number;
+  attempt: number;
+  urlFromEnv: string;
+  /** The queue job definition and the document it carries: everything needed to insert it again. */
+  request: { job: unknown; payload: unknown };
+}
+
+/**
+ * (a) of a hand-off to a queue in another database: the intent, written in the transaction that
+ * gives the run's lease to the queue, before the queue is touched.
+ */
+export async function recordDeliveryIntent(tx: Executor, delivery: DeliveryRequest): Promise<void> {
+  await tx.execute(
+    sql`insert into queue_handoff_deliveries (run_id, attempt, url_from_env, request) values (${delivery.runId}, ${delivery.attempt}, ${delivery.urlFromEnv}, ${JSON.stringify(delivery.request)}::jsonb)`,
+  );
+}
+
+/**
+ * (c): the queue's job id recorded and the delivery closed, once. False when it was already
+ * delivered (another runner's redelivery got there first) or the hand-off is gone.
+ */
+export async function recordDelivered(executor: Executor, delivery: { runId: number; attempt: number; externalJobId: string | null; at: Date }): Promise<boolean> {
+  const rows = await queryRows<{ run_id: string | number }>(
+    executor,
+    sql`with delivered as (
+          update queue_handoff_deliveries set delivered_at = ${delivery.at.toISOString()}::timestamptz, tries = tries + 1, last_try_at = ${delivery.at.toISOString()}::timestamptz, last_error = null
+          where run_id = ${delivery.runId} and attempt = ${delivery.attempt} and delivered_at is null
+          returning run_id, attempt
+        )
+        update queue_handoffs h set external_job_id = ${delivery.externalJobId}
+        from delivered d where h.run_id = d.run_id and h.attempt = d.attempt
+        returning h.run_id`,
+  );
+  return rows.length === 1;
+}
+
+/** A try that failed: kept for `runs show` and for the next redelivery's back-off. */
+export async function recordDeliveryFailure(executor: Executor, delivery: { runId: number; attempt: number; error: string; at: Date }): Promise<void> {
+  await executor.execute(
+    sql`update queue_handoff_deliveries set tries = tries + 1, last_error = ${delivery.error.slice(0, 4096)}, last_try_at = ${delivery.at.toISOString()}::timestamptz
+        where run_id = ${delivery.runId} and attempt = ${delivery.attempt} and delivered_at is null`,
+  );
+}
+
+export interface PendingDelivery extends DeliveryRequest {
+  jobKey: string;
+  target: string;
+}
+
+/**
+ * Deliveries left open by a crash or an error, whose attempt is still the run's current one and
+ * still handed off (a run that moved on needs no job), and that nobody tried since `triedBefore`
+ * (the runner handing off is given that long). Through the partial index of open deliveries.
+ */
+export async function listPendingDeliveries(executor: Executor, options: { triedBefore: Date; limit: number }): Promise<PendingDelivery[]> {
+  const before = options.triedBefore.toISOString();
+  const rows = await queryRows<{ run_id: string | number; attempt: number; url_from_env: string; request: DeliveryRequest['request']; job_key: string; target: string }>(
+    executor,
+    sql`select d.run_id, d.attempt, d.url_from_env, d.request, h.job_key, h.target
+        from queue_handoff_deliveries d join queue_handoffs h on h.run_id = d.run_id and h.attempt = d.attempt
+        join schedule_runs r on r.id = d.run_id
+        where d.delivered_at is null and r.status = 'RUNNING' and r.attempts = d.attempt and r.lease_owner like 'queue:%'
+          and h.handed_off_at < ${before}::timestamptz and (d.last_try_at is null or d.last_try_at < ${before}::timestamptz)
+        order by h.handed_off_at limit ${options.limit}`,
+  );
+  return rows.map((r) => ({ runId: Number(r.run_id), attempt: Number(r.attempt), urlFromEnv: r.url_from_env, request: r.request, jobKey: r.job_key, target: r.target }));
+}
+
+export interface RunHandOffLine {
+  runId: number;
+  attempt: number;
+  target: string;
+  externalJobId: string | null;
+  /** False while a hand-off to a queue in another database has no recorded job id yet. */
+  delivered: boolean;
+}
+
+/** The hand-offs of these runs (the dashboard's run history), by run then attempt. */
+export async function listHandOffsOfRuns(executor: Executor, runIds: readonly number[]): Promise<RunHandOffLine[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows<{ run_id: string | number; attempt: number; target: string; external_job_id: string | null; delivered: boolean }>(
+    executor,
+    sql`select h.run_id, h.attempt, h.target, h.external_job_id, (d.run_id is null or d.delivered_at is not null) as delivered
+        from queue_handoffs h left join queue_handoff_deliveries d on d.run_id = h.run_id and d.attempt = h.attempt
+        where h.run_id = any(${sql.param([...runIds])}::bigint[]) order by h.run_id, h.attempt`,
+  );
+  return rows.map((r) => ({ runId: Number(r.run_id), attempt: Number(r.attempt), target: r.target, externalJobId: r.external_job_id, delivered: r.delivered }));
+}
+
+/** A round trip to a queue's own database before a hand-off is promised to it (wrong URL, password, host down). */
+export async function probeQueueDatabase(executor: Executor): Promise<void> {
+  await queryRows(executor, sql`select 1 as reachable`);
 }

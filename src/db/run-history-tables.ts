@@ -11,7 +11,7 @@
  */
 
 /** Deleted together with their run, by run_id. */
-export const DELETED_WITH_RUN = ['run_attempts', 'run_steps', 'run_progress', 'run_items', 'run_contexts', 'queue_handoffs'] as const;
+export const DELETED_WITH_RUN = ['run_attempts', 'run_steps', 'run_progress', 'run_items', 'run_contexts', 'queue_handoffs', 'queue_handoff_deliveries'] as const;
 
 /**
  * Kept when their run is deleted, with why: `audit_log` is the record of who did what (trigger,

@@ -459,6 +459,32 @@ export const queueHandoffs = pgTable(
 );
 
 /**
+ * Hand-offs to a queue in another database (docs/queue-handoff.md, "A queue in another database"):
+ * no transaction spans both databases, so the hand-off is an outbox. This row is written with the
+ * queue_handoffs row, under the run's lease and before the queue is touched, and holds everything
+ * needed to insert the job again (the job, without any secret: the database is named by the
+ * variable that holds its URL, and the queue payload); `delivered_at` is set once the queue's job
+ * id is recorded. A row left undelivered (a crash or an error between the insert and the record)
+ * is delivered again with the same job key, which the queue deduplicates: never a second job.
+ */
+export const queueHandoffDeliveries = pgTable(
+  'queue_handoff_deliveries',
+  {
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    attempt: integer('attempt').notNull(),
+    /** The runner's environment variable holding the queue database's URL (never the URL). */
+    urlFromEnv: text('url_from_env').notNull(),
+    /** `{ job, payload }`: the queue job definition and the document it carries. */
+    request: jsonb('request').notNull(),
+    tries: integer('tries').notNull().default(0),
+    lastError: text('last_error'),
+    lastTryAt: instant('last_try_at'),
+    deliveredAt: instant('delivered_at'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.attempt] }), index('queue_handoff_deliveries_pending_idx').on(t.runId).where(sql`${t.deliveredAt} is null`)],
+);
+
+/**
  * What retention deleted, counted per schedule, UTC day of the slot, trigger and final status
  * (README "Retention"). Written in the statement that deletes the runs (db/retention-queries.ts),
  * so a run is counted here exactly when it is gone from `schedule_runs`: readers add these rows to

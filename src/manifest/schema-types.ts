@@ -391,6 +391,10 @@ export interface GraphileWorkerQueueJob {
    */
   system: "graphile-worker";
   /**
+   * The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).
+   */
+  url?: string | SecretRef;
+  /**
    * graphile-worker task identifier that the job runs.
    */
   task: string;
@@ -419,6 +423,10 @@ export interface PgBossQueueJob {
    * The queue that receives the run.
    */
   system: "pg-boss";
+  /**
+   * The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).
+   */
+  url?: string | SecretRef;
   /**
    * pg-boss queue name (created beforehand with createQueue).
    */
@@ -461,6 +469,10 @@ export interface SqlQueueJob {
    * The queue that receives the run.
    */
   system: "sql";
+  /**
+   * The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).
+   */
+  url?: string | SecretRef;
   /**
    * Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.
    */

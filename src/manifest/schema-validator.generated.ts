@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"retention":{"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"},{"$ref":"#/$defs/queueJob"}]},"queueJob":{"title":"QueueJob","description":"Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.","type":"object","required":["type","system"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","enum":["graphile-worker","pg-boss","sql"]}},"discriminator":{"propertyName":"system"},"oneOf":[{"$ref":"#/$defs/graphileWorkerQueueJob"},{"$ref":"#/$defs/pgBossQueueJob"},{"$ref":"#/$defs/sqlQueueJob"}]},"graphileWorkerQueueJob":{"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}},"pgBossQueueJob":{"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}},"sqlQueueJob":{"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://cronform.dev/schema/cronform.schema.json","title":"CronformManifest","description":"One cronform manifest document (apiVersion cronform/v1): a Schedule or the repository's Policy. Semantic rules (cron syntax, IANA time zones, policy contradictions, secrets) are checked by `cronform validate`, not by this schema.","type":"object","discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/scheduleManifest"},{"$ref":"#/$defs/policyManifest"}],"$defs":{"apiVersion":{"description":"Manifest format version.","type":"string","const":"cronform/v1"},"name":{"description":"A DNS-label-like name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters.","type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","maxLength":63},"duration":{"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"},"retention":{"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}},"secretRef":{"title":"SecretRef","description":"A secret passed by reference: the value is read from this environment variable of the runner when the job starts, never stored in the manifest or the database.","type":"object","additionalProperties":false,"required":["fromEnv"],"properties":{"fromEnv":{"description":"Name of the runner's environment variable holding the value.","type":"string","pattern":"^[A-Z_][A-Z0-9_]*$"}}},"stringOrSecretRef":{"description":"A literal non-secret string, or { fromEnv: NAME } for a secret.","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"labels":{"title":"Labels","description":"Free-form string labels, e.g. { team: platform }.","type":"object","additionalProperties":{"type":"string"}},"priority":{"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]},"riskAcceptance":{"title":"RiskAcceptance","description":"An accepted plan risk finding: shown as accepted in plans, never hidden.","type":"object","additionalProperties":false,"required":["code","reason","until"],"properties":{"code":{"description":"The finding code accepted, e.g. CF101.","type":"string","pattern":"^CF[0-9]{3}$"},"reason":{"description":"Why the risk is accepted.","type":"string","minLength":1},"until":{"description":"Last day (YYYY-MM-DD) the acceptance holds.","type":"string","format":"date"}}},"scheduleMetadata":{"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}},"policyMetadata":{"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}},"commandJob":{"title":"CommandJob","description":"Runs a program directly (argv, no shell).","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"description":"argv: program and arguments, no shell. Arguments may use {{businessDate}}.","type":"array","minItems":1,"items":{"type":"string"}},"cwd":{"description":"Working directory, relative to the repository root.","type":"string"},"env":{"description":"Extra environment variables: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}}}},"httpJob":{"title":"HttpJob","description":"Sends one HTTP request; the run succeeds when the status matches expectStatus.","type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"description":"Absolute URL to call.","type":"string","format":"uri"},"method":{"description":"HTTP method.","type":"string","enum":["GET","POST","PUT","PATCH","DELETE"],"default":"POST"},"headers":{"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}},"body":{"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]},"expectStatus":{"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]}}},"job":{"title":"Job","description":"What a run executes.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandJob"},{"$ref":"#/$defs/httpJob"},{"$ref":"#/$defs/queueJob"}]},"queueJob":{"title":"QueueJob","description":"Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.","type":"object","required":["type","system"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","enum":["graphile-worker","pg-boss","sql"]}},"discriminator":{"propertyName":"system"},"oneOf":[{"$ref":"#/$defs/graphileWorkerQueueJob"},{"$ref":"#/$defs/pgBossQueueJob"},{"$ref":"#/$defs/sqlQueueJob"}]},"graphileWorkerQueueJob":{"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}},"pgBossQueueJob":{"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}},"sqlQueueJob":{"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}},"commandStep":{"title":"CommandStep","description":"One step of a workflow that runs a program directly (argv, no shell): a command job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","command"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"command"},"command":{"$ref":"#/$defs/commandJob/properties/command"},"cwd":{"$ref":"#/$defs/commandJob/properties/cwd"},"env":{"$ref":"#/$defs/commandJob/properties/env"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step; only its own process group is killed after it. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"httpStep":{"title":"HttpStep","description":"One step of a workflow that sends one HTTP request: an http job plus its name, and optionally its own timeout and retry.","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Step name, unique in the schedule; later steps read its result as {{steps.<name>.output.<key>}}."},"type":{"description":"Executor kind.","type":"string","const":"http"},"url":{"$ref":"#/$defs/httpJob/properties/url"},"method":{"$ref":"#/$defs/httpJob/properties/method"},"headers":{"$ref":"#/$defs/httpJob/properties/headers"},"body":{"$ref":"#/$defs/httpJob/properties/body"},"expectStatus":{"$ref":"#/$defs/httpJob/properties/expectStatus"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of this step. At most the schedule's timeout, which stays the budget of the whole attempt."},"retry":{"$ref":"#/$defs/retry","description":"Retries of this step inside one attempt, before the attempt fails at it."}}},"step":{"title":"Step","description":"One step of a workflow: a command or http job with a name.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"#/$defs/commandStep"},{"$ref":"#/$defs/httpStep"}]},"stepsJob":{"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}},"scheduleJob":{"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]},"retry":{"title":"RetryPolicy","description":"How failed attempts are retried.","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"description":"Attempts per run, including the first.","type":"integer","minimum":1,"default":1},"backoff":{"description":"Delay growth between attempts.","type":"string","enum":["fixed","exponential"],"default":"exponential"},"initialDelay":{"$ref":"#/$defs/duration","description":"Delay before the first retry.","default":"30s"},"maxDelay":{"$ref":"#/$defs/duration","description":"Upper bound of the delay between attempts.","default":"10m"}}},"dst":{"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}},"businessDate":{"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}},"scheduleSpec":{"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}},"dependency":{"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}},"queueLimits":{"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}},"alertTarget":{"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}},"policySpec":{"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}},"scheduleManifest":{"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}},"policyManifest":{"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}}}};
 const schema32 = {"title":"ScheduleManifest","description":"A scheduled job.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Schedule"},"metadata":{"$ref":"#/$defs/scheduleMetadata"},"spec":{"$ref":"#/$defs/scheduleSpec"}}};
 const schema33 = {"description":"Manifest format version.","type":"string","const":"cronform/v1"};
 const schema34 = {"title":"ScheduleMetadata","description":"Identity and ownership of a schedule.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Schedule name, unique in the repository."},"description":{"description":"What the schedule does, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the schedule.","type":"string"},"labels":{"$ref":"#/$defs/labels"},"previousName":{"$ref":"#/$defs/name","description":"The schedule's former name: declares a rename, so history is kept."},"riskAccepted":{"description":"Plan risk findings accepted for this schedule.","type":"array","items":{"$ref":"#/$defs/riskAcceptance"}}}};
@@ -340,9 +340,9 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"title":"ScheduleSpec","description":"When and how a schedule runs.","type":"object","additionalProperties":false,"required":["timezone","job"],"if":{"properties":{"after":false}},"then":{"properties":{"cron":true},"required":["cron"]},"properties":{"cron":{"description":"Cron expression: 5 fields, or 6 with seconds first; or @hourly, @daily, @weekly, @monthly, @yearly. Required unless spec.after is set; with spec.after it is a deadline.","type":"string","minLength":1},"timezone":{"description":"IANA time zone in which the cron expression is evaluated, e.g. Asia/Seoul. Never the server's zone.","type":"string","minLength":1},"enabled":{"description":"false keeps history and stops scheduling.","type":"boolean","default":true},"dayMatch":{"description":"Required when both day-of-month and day-of-week are restricted: any fires when either matches (classic cron), all when both match.","type":"string","enum":["any","all"]},"job":{"$ref":"#/$defs/scheduleJob"},"timeout":{"$ref":"#/$defs/duration","description":"Maximum runtime of one attempt (= maxRuntime); the attempt's whole process group is killed after it (SIGTERM, then SIGKILL). Default: 90% of the shortest interval between slots, at most 1h."},"overlap":{"description":"What a slot does while a run of this schedule is active.","type":"string","enum":["ALLOW","SKIP_NEW","QUEUE_NEW"],"default":"SKIP_NEW"},"misfire":{"description":"What happens to slots missed while no runner was processing them.","type":"string","enum":["SKIP","RUN_ONCE","CATCH_UP_ALL","MANUAL"],"default":"RUN_ONCE"},"maxCatchUp":{"description":"Cap on runs created by CATCH_UP_ALL for one outage.","type":"integer","minimum":1,"default":100},"gracePeriod":{"$ref":"#/$defs/duration","description":"A slot later than this is never run automatically. Default: one period of the schedule, at least 1m."},"freshness":{"$ref":"#/$defs/duration","description":"Freshness SLO: an alert fires when the last successful run is older than this, e.g. 26h for a daily job. Unset: no freshness alert."},"retention":{"$ref":"#/$defs/retention","description":"This schedule's run retention; fields left out come from the Policy's retention."},"retry":{"$ref":"#/$defs/retry"},"onStall":{"description":"What an expired lease (a runner that stopped heartbeating) leads to.","type":"string","enum":["retry","fail","manual"],"default":"retry"},"priority":{"$ref":"#/$defs/priority","default":"NORMAL"},"criticality":{"description":"How loudly failures and missed starts alert.","type":"string","enum":["CRITICAL","HIGH","MEDIUM","LOW"],"default":"MEDIUM"},"queue":{"$ref":"#/$defs/name","description":"Concurrency group; its limit comes from the Policy.","default":"default"},"jitter":{"$ref":"#/$defs/duration","description":"Maximum start delay, deterministic per (schedule, slot), never past the next slot.","default":"0s"},"dst":{"$ref":"#/$defs/dst"},"businessDate":{"$ref":"#/$defs/businessDate"},"approval":{"description":"required: runs wait in MANUAL_REQUIRED until approved.","type":"string","enum":["none","required"],"default":"none"},"payload":{"description":"Small, non-secret JSON handed to the job (CRONFORM_PAYLOAD).","type":"object"},"allowedFailures":{"description":"Failed items (reported by the job with cronform progress) a run may have and still end PARTIAL_SUCCESS instead of FAILED: a count (10) or a percent of the run's items (\"1%\"). Unset: none.","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"}]},"safety":{"title":"Safety","description":"Guards for destructive jobs: a real run whose job asks (cronform guard --affects N) or reports (cronform progress --would-affect N) more than maxAffected waits in MANUAL_REQUIRED for approve.","type":"object","additionalProperties":false,"required":["maxAffected"],"properties":{"maxAffected":{"description":"Most rows, files or records one run may affect without approval.","type":"integer","minimum":0}}},"after":{"description":"Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.","type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/dependency"}},"inputs":{"description":"Values computed once per run from its context and frozen (identical on every retry): templates such as \"{{businessDate}}\" or \"{{businessDate - 7d}}\". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","maxLength":256}}}};
 const schema50 = {"description":"A duration written as <n>ms|s|m|h|d, e.g. 500ms, 30s, 10m, 2h, 1d.","type":"string","pattern":"^[0-9]+(ms|s|m|h|d)$"};
-const schema74 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
-const schema77 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
-const schema78 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
+const schema77 = {"description":"Claim order among due runs: CRITICAL first, LOW last.","type":"string","enum":["CRITICAL","HIGH","NORMAL","LOW"]};
+const schema80 = {"title":"DstPolicy","description":"What a fixed-time schedule does on DST transitions (interval-like schedules ignore it).","type":"object","additionalProperties":false,"properties":{"gap":{"description":"A local time skipped by DST: shift fires at the same wall time shifted by the gap (02:30 -> 03:30); skip has no slot that day.","type":"string","enum":["shift","skip"],"default":"shift"},"fold":{"description":"A local time repeated by DST: fire at its first occurrence, its second, or both.","type":"string","enum":["first","second","both"],"default":"first"}}};
+const schema81 = {"title":"BusinessDate","description":"The business date handed to the job, computed from the slot in the schedule's timezone when the run is created.","type":"object","additionalProperties":false,"properties":{"offsetDays":{"description":"Days added to the slot's local date, e.g. -1 for yesterday.","type":"integer","default":0}}};
 const func4 = Object.prototype.hasOwnProperty;
 const schema40 = {"title":"ScheduleJob","description":"What a run executes: one job (type command or http), or steps (a workflow), never both.","anyOf":[{"$ref":"#/$defs/stepsJob"},{"$ref":"#/$defs/job"}]};
 const schema41 = {"title":"StepsJob","description":"A workflow: steps run in order, each a command or http job; a retried run resumes at the first step that did not succeed (docs/workflows.md).","type":"object","additionalProperties":false,"required":["steps"],"properties":{"steps":{"description":"The steps, run in order; names unique.","type":"array","minItems":1,"maxItems":50,"items":{"$ref":"#/$defs/step"}}}};
@@ -2024,11 +2024,1116 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"title":"QueueJob","description":"Hands the run to a queue a team already has (graphile-worker, pg-boss or a SQL function); the worker reports back through cronform's SQL functions or the cronform/worker helper.","type":"object","required":["type","system"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","enum":["graphile-worker","pg-boss","sql"]}},"discriminator":{"propertyName":"system"},"oneOf":[{"$ref":"#/$defs/graphileWorkerQueueJob"},{"$ref":"#/$defs/pgBossQueueJob"},{"$ref":"#/$defs/sqlQueueJob"}]};
-const schema66 = {"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}};
-const schema67 = {"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}};
-const schema68 = {"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}};
-const pattern20 = new RegExp("^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$", "u");
-const pattern21 = new RegExp("^[a-z_][a-z0-9_]{0,62}$", "u");
+const schema66 = {"title":"GraphileWorkerQueueJob","description":"Hands the run to graphile-worker: one job added with graphile_worker.add_job, keyed by the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","task"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"graphile-worker"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"task":{"description":"graphile-worker task identifier that the job runs.","type":"string","minLength":1,"maxLength":200},"queueName":{"description":"graphile-worker named queue (jobs in one named queue run one at a time).","type":"string","minLength":1,"maxLength":200},"priority":{"description":"graphile-worker priority: lower runs first.","type":"integer","minimum":-32768,"maximum":32767},"maxAttempts":{"description":"graphile-worker attempts of the job itself (default 1: cronform's retry policy owns retries).","type":"integer","minimum":1,"maximum":32767,"default":1}}};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema66.required,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.system === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema66.required,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.task === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema66.required,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "type") || (key0 === "system")) || (key0 === "url")) || (key0 === "task")) || (key0 === "queueName")) || (key0 === "priority")) || (key0 === "maxAttempts"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.type.type,parentSchema:schema66.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if("queue" !== data0){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema66.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data1 = data.system;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.system.type,parentSchema:schema66.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if("graphile-worker" !== data1){
+const err7 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/const",keyword:"const",params:{allowedValue: "graphile-worker"},message:"must be equal to constant",schema:"graphile-worker",parentSchema:schema66.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.url.anyOf[0].type,parentSchema:schema66.properties.url.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.fromEnv === undefined){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema49.required,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(key1 === "fromEnv")){
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.fromEnv !== undefined){
+let data3 = data2.fromEnv;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+const err11 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromEnv.type,parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema66.properties.url.anyOf,parentSchema:schema66.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.task !== undefined){
+let data4 = data.task;
+if(typeof data4 === "string"){
+if(func1(data4) > 200){
+const err15 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema66.properties.task,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func1(data4) < 1){
+const err16 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.task,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.task.type,parentSchema:schema66.properties.task,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.queueName !== undefined){
+let data5 = data.queueName;
+if(typeof data5 === "string"){
+if(func1(data5) > 200){
+const err18 = {instancePath:instancePath+"/queueName",schemaPath:"#/properties/queueName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema66.properties.queueName,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(func1(data5) < 1){
+const err19 = {instancePath:instancePath+"/queueName",schemaPath:"#/properties/queueName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.queueName,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/queueName",schemaPath:"#/properties/queueName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.queueName.type,parentSchema:schema66.properties.queueName,data:data5};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.priority !== undefined){
+let data6 = data.priority;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.priority.type,parentSchema:schema66.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 32767 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32767},message:"must be <= 32767",schema:32767,parentSchema:schema66.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6 < -32768 || isNaN(data6)){
+const err23 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: -32768},message:"must be >= -32768",schema:-32768,parentSchema:schema66.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.maxAttempts !== undefined){
+let data7 = data.maxAttempts;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err24 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.maxAttempts.type,parentSchema:schema66.properties.maxAttempts,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 32767 || isNaN(data7)){
+const err25 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32767},message:"must be <= 32767",schema:32767,parentSchema:schema66.properties.maxAttempts,data:data7};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err26 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema66.properties.maxAttempts,data:data7};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema68 = {"title":"PgBossQueueJob","description":"Hands the run to pg-boss: one job sent with send(), with singletonKey and a job id derived from the run's idempotency key.","type":"object","additionalProperties":false,"required":["type","system","name"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"pg-boss"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"name":{"description":"pg-boss queue name (created beforehand with createQueue).","type":"string","minLength":1,"maxLength":200},"options":{"description":"pg-boss send options.","type":"object","additionalProperties":false,"properties":{"priority":{"description":"Higher runs first.","type":"integer","minimum":-1000000,"maximum":1000000},"retryLimit":{"description":"pg-boss retries of the job itself (default 0: cronform's retry policy owns retries).","type":"integer","minimum":0,"maximum":1000},"retryDelay":{"description":"Seconds between pg-boss retries.","type":"integer","minimum":0,"maximum":86400},"retryBackoff":{"description":"Exponential backoff between pg-boss retries.","type":"boolean"},"expireInSeconds":{"description":"pg-boss expiry of an active job.","type":"integer","minimum":1,"maximum":86400}}}}};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema68.required,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.system === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema68.required,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema68.required,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "type") || (key0 === "system")) || (key0 === "url")) || (key0 === "name")) || (key0 === "options"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.type.type,parentSchema:schema68.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if("queue" !== data0){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema68.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data1 = data.system;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.system.type,parentSchema:schema68.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if("pg-boss" !== data1){
+const err7 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/const",keyword:"const",params:{allowedValue: "pg-boss"},message:"must be equal to constant",schema:"pg-boss",parentSchema:schema68.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.url.anyOf[0].type,parentSchema:schema68.properties.url.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.fromEnv === undefined){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema49.required,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(key1 === "fromEnv")){
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.fromEnv !== undefined){
+let data3 = data2.fromEnv;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+const err11 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromEnv.type,parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema68.properties.url.anyOf,parentSchema:schema68.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.name !== undefined){
+let data4 = data.name;
+if(typeof data4 === "string"){
+if(func1(data4) > 200){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema68.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func1(data4) < 1){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.name.type,parentSchema:schema68.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.options !== undefined){
+let data5 = data.options;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+if(!(((((key2 === "priority") || (key2 === "retryLimit")) || (key2 === "retryDelay")) || (key2 === "retryBackoff")) || (key2 === "expireInSeconds"))){
+const err18 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema68.properties.options,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.priority !== undefined){
+let data6 = data5.priority;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/options/priority",schemaPath:"#/properties/options/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema68.properties.options.properties.priority.type,parentSchema:schema68.properties.options.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000000 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/options/priority",schemaPath:"#/properties/options/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema68.properties.options.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6 < -1000000 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/options/priority",schemaPath:"#/properties/options/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000},message:"must be >= -1000000",schema:-1000000,parentSchema:schema68.properties.options.properties.priority,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data5.retryLimit !== undefined){
+let data7 = data5.retryLimit;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/properties/options/properties/retryLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema68.properties.options.properties.retryLimit.type,parentSchema:schema68.properties.options.properties.retryLimit,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 1000 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/properties/options/properties/retryLimit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema68.properties.options.properties.retryLimit,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/properties/options/properties/retryLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema68.properties.options.properties.retryLimit,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data5.retryDelay !== undefined){
+let data8 = data5.retryDelay;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/properties/options/properties/retryDelay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema68.properties.options.properties.retryDelay.type,parentSchema:schema68.properties.options.properties.retryDelay,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 86400 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/properties/options/properties/retryDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema68.properties.options.properties.retryDelay,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/properties/options/properties/retryDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema68.properties.options.properties.retryDelay,data:data8};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data5.retryBackoff !== undefined){
+let data9 = data5.retryBackoff;
+if(typeof data9 !== "boolean"){
+const err28 = {instancePath:instancePath+"/options/retryBackoff",schemaPath:"#/properties/options/properties/retryBackoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.options.properties.retryBackoff.type,parentSchema:schema68.properties.options.properties.retryBackoff,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data5.expireInSeconds !== undefined){
+let data10 = data5.expireInSeconds;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/properties/options/properties/expireInSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema68.properties.options.properties.expireInSeconds.type,parentSchema:schema68.properties.options.properties.expireInSeconds,data:data10};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 86400 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/properties/options/properties/expireInSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema68.properties.options.properties.expireInSeconds,data:data10};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data10 < 1 || isNaN(data10)){
+const err31 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/properties/options/properties/expireInSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema68.properties.options.properties.expireInSeconds,data:data10};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.options.type,parentSchema:schema68.properties.options,data:data5};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema70 = {"title":"SqlQueueJob","description":"Hands the run to a home-grown queue: calls one schema-qualified SQL function with bound parameters only.","type":"object","additionalProperties":false,"required":["type","system","function"],"properties":{"type":{"description":"Executor kind.","type":"string","const":"queue"},"system":{"description":"The queue that receives the run.","type":"string","const":"sql"},"url":{"description":"The queue's database, when it is not cronform's: { fromEnv: NAME }, the runner's environment variable holding its connection URL (never a literal: a URL carries credentials). The hand-off is then an outbox keyed by the job key (docs/queue-handoff.md).","anyOf":[{"type":"string"},{"$ref":"#/$defs/secretRef"}]},"function":{"description":"Schema-qualified function to call, e.g. app.enqueue_report. It runs with the runner's database role: review it like code.","type":"string","pattern":"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},"arguments":{"description":"Named arguments (function parameter name: run value). Without it the function gets one jsonb argument: the whole queue payload.","type":"object","maxProperties":20,"propertyNames":{"pattern":"^[a-z_][a-z0-9_]{0,62}$"},"additionalProperties":{"type":"string","enum":["document","scheduleRunId","attempt","idempotencyKey","schedule","businessDate","scheduledFor","trigger","payload"]}}}};
+const pattern23 = new RegExp("^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$", "u");
+const pattern24 = new RegExp("^[a-z_][a-z0-9_]{0,62}$", "u");
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema70.required,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.system === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema70.required,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.function === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "function"},message:"must have required property '"+"function"+"'",schema:schema70.required,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "type") || (key0 === "system")) || (key0 === "url")) || (key0 === "function")) || (key0 === "arguments"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.type.type,parentSchema:schema70.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if("queue" !== data0){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema70.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data1 = data.system;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.system.type,parentSchema:schema70.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if("sql" !== data1){
+const err7 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/const",keyword:"const",params:{allowedValue: "sql"},message:"must be equal to constant",schema:"sql",parentSchema:schema70.properties.system,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.url.anyOf[0].type,parentSchema:schema70.properties.url.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.fromEnv === undefined){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/required",keyword:"required",params:{missingProperty: "fromEnv"},message:"must have required property '"+"fromEnv"+"'",schema:schema49.required,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(key1 === "fromEnv")){
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.fromEnv !== undefined){
+let data3 = data2.fromEnv;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+const err11 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/url/fromEnv",schemaPath:"#/$defs/secretRef/properties/fromEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromEnv.type,parentSchema:schema49.properties.fromEnv,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/secretRef/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data2};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema70.properties.url.anyOf,parentSchema:schema70.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.function !== undefined){
+let data4 = data.function;
+if(typeof data4 === "string"){
+if(!pattern23.test(data4)){
+const err15 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/pattern",keyword:"pattern",params:{pattern: "^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},message:"must match pattern \""+"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"+"\"",schema:"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$",parentSchema:schema70.properties.function,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.function.type,parentSchema:schema70.properties.function,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.arguments !== undefined){
+let data5 = data.arguments;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length > 20){
+const err17 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties",schema:20,parentSchema:schema70.properties.arguments,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key2 in data5){
+const _errs20 = errors;
+if(typeof key2 === "string"){
+if(!pattern24.test(key2)){
+const err18 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z_][a-z0-9_]{0,62}$"},message:"must match pattern \""+"^[a-z_][a-z0-9_]{0,62}$"+"\"",schema:"^[a-z_][a-z0-9_]{0,62}$",parentSchema:schema70.properties.arguments.propertyNames,data:key2,propertyName:key2};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var valid4 = _errs20 === errors;
+if(!valid4){
+const err19 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema70.properties.arguments.propertyNames,parentSchema:schema70.properties.arguments,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+for(const key3 in data5){
+let data6 = data5[key3];
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/arguments/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.arguments.additionalProperties.type,parentSchema:schema70.properties.arguments.additionalProperties,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((((data6 === "document") || (data6 === "scheduleRunId")) || (data6 === "attempt")) || (data6 === "idempotencyKey")) || (data6 === "schedule")) || (data6 === "businessDate")) || (data6 === "scheduledFor")) || (data6 === "trigger")) || (data6 === "payload"))){
+const err21 = {instancePath:instancePath+"/arguments/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema70.properties.arguments.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema70.properties.arguments.additionalProperties.enum,parentSchema:schema70.properties.arguments.additionalProperties,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.arguments.type,parentSchema:schema70.properties.arguments,data:data5};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2110,9 +3215,32 @@ errors++;
 const tag0 = data.system;
 if(typeof tag0 == "string"){
 if(tag0 === "graphile-worker"){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err6 = {instancePath,schemaPath:"#/$defs/graphileWorkerQueueJob/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema66.required,parentSchema:schema66,data};
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var props0 = true;
+}
+else if(tag0 === "pg-boss"){
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "sql"){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "system", tagValue: tag0},message:"value of tag \"system\" must be in oneOf",schema:schema65.discriminator,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2121,8 +3249,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.system === undefined){
-const err7 = {instancePath,schemaPath:"#/$defs/graphileWorkerQueueJob/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema66.required,parentSchema:schema66,data};
+}
+else {
+const err7 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "system", tagValue: tag0},message:"tag \"system\" must be string",schema:schema65.discriminator,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2131,780 +3260,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.task === undefined){
-const err8 = {instancePath,schemaPath:"#/$defs/graphileWorkerQueueJob/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema66.required,parentSchema:schema66,data};
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((key0 === "type") || (key0 === "system")) || (key0 === "task")) || (key0 === "queueName")) || (key0 === "priority")) || (key0 === "maxAttempts"))){
-const err9 = {instancePath,schemaPath:"#/$defs/graphileWorkerQueueJob/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.type.type,parentSchema:schema66.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if("queue" !== data2){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema66.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.system !== undefined){
-let data3 = data.system;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.system.type,parentSchema:schema66.properties.system,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if("graphile-worker" !== data3){
-const err13 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/system/const",keyword:"const",params:{allowedValue: "graphile-worker"},message:"must be equal to constant",schema:"graphile-worker",parentSchema:schema66.properties.system,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.task !== undefined){
-let data4 = data.task;
-if(typeof data4 === "string"){
-if(func1(data4) > 200){
-const err14 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/task/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema66.properties.task,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(func1(data4) < 1){
-const err15 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.task,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.task.type,parentSchema:schema66.properties.task,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.queueName !== undefined){
-let data5 = data.queueName;
-if(typeof data5 === "string"){
-if(func1(data5) > 200){
-const err17 = {instancePath:instancePath+"/queueName",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/queueName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema66.properties.queueName,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(func1(data5) < 1){
-const err18 = {instancePath:instancePath+"/queueName",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/queueName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.queueName,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/queueName",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/queueName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.queueName.type,parentSchema:schema66.properties.queueName,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.priority !== undefined){
-let data6 = data.priority;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.priority.type,parentSchema:schema66.properties.priority,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 32767 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32767},message:"must be <= 32767",schema:32767,parentSchema:schema66.properties.priority,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < -32768 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: -32768},message:"must be >= -32768",schema:-32768,parentSchema:schema66.properties.priority,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data.maxAttempts !== undefined){
-let data7 = data.maxAttempts;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.maxAttempts.type,parentSchema:schema66.properties.maxAttempts,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 32767 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32767},message:"must be <= 32767",schema:32767,parentSchema:schema66.properties.maxAttempts,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data7 < 1 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/$defs/graphileWorkerQueueJob/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema66.properties.maxAttempts,data:data7};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/$defs/graphileWorkerQueueJob/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var props0 = true;
-}
-else if(tag0 === "pg-boss"){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err27 = {instancePath,schemaPath:"#/$defs/pgBossQueueJob/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema67.required,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data.system === undefined){
-const err28 = {instancePath,schemaPath:"#/$defs/pgBossQueueJob/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema67.required,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data.name === undefined){
-const err29 = {instancePath,schemaPath:"#/$defs/pgBossQueueJob/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-for(const key1 in data){
-if(!((((key1 === "type") || (key1 === "system")) || (key1 === "name")) || (key1 === "options"))){
-const err30 = {instancePath,schemaPath:"#/$defs/pgBossQueueJob/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data8 = data.type;
-if(typeof data8 !== "string"){
-const err31 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/pgBossQueueJob/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.type.type,parentSchema:schema67.properties.type,data:data8};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if("queue" !== data8){
-const err32 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/pgBossQueueJob/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema67.properties.type,data:data8};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data.system !== undefined){
-let data9 = data.system;
-if(typeof data9 !== "string"){
-const err33 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/pgBossQueueJob/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.system.type,parentSchema:schema67.properties.system,data:data9};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if("pg-boss" !== data9){
-const err34 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/pgBossQueueJob/properties/system/const",keyword:"const",params:{allowedValue: "pg-boss"},message:"must be equal to constant",schema:"pg-boss",parentSchema:schema67.properties.system,data:data9};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data10 = data.name;
-if(typeof data10 === "string"){
-if(func1(data10) > 200){
-const err35 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/pgBossQueueJob/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema67.properties.name,data:data10};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(func1(data10) < 1){
-const err36 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/pgBossQueueJob/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema67.properties.name,data:data10};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/pgBossQueueJob/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.name.type,parentSchema:schema67.properties.name,data:data10};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.options !== undefined){
-let data11 = data.options;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key2 in data11){
-if(!(((((key2 === "priority") || (key2 === "retryLimit")) || (key2 === "retryDelay")) || (key2 === "retryBackoff")) || (key2 === "expireInSeconds"))){
-const err38 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/pgBossQueueJob/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema67.properties.options,data:data11};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data11.priority !== undefined){
-let data12 = data11.priority;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err39 = {instancePath:instancePath+"/options/priority",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/priority/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.options.properties.priority.type,parentSchema:schema67.properties.options.properties.priority,data:data12};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 1000000 || isNaN(data12)){
-const err40 = {instancePath:instancePath+"/options/priority",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema67.properties.options.properties.priority,data:data12};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data12 < -1000000 || isNaN(data12)){
-const err41 = {instancePath:instancePath+"/options/priority",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000},message:"must be >= -1000000",schema:-1000000,parentSchema:schema67.properties.options.properties.priority,data:data12};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-if(data11.retryLimit !== undefined){
-let data13 = data11.retryLimit;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err42 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.options.properties.retryLimit.type,parentSchema:schema67.properties.options.properties.retryLimit,data:data13};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1000 || isNaN(data13)){
-const err43 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryLimit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema67.properties.options.properties.retryLimit,data:data13};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data13 < 0 || isNaN(data13)){
-const err44 = {instancePath:instancePath+"/options/retryLimit",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.options.properties.retryLimit,data:data13};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-if(data11.retryDelay !== undefined){
-let data14 = data11.retryDelay;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err45 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryDelay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.options.properties.retryDelay.type,parentSchema:schema67.properties.options.properties.retryDelay,data:data14};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 86400 || isNaN(data14)){
-const err46 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema67.properties.options.properties.retryDelay,data:data14};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(data14 < 0 || isNaN(data14)){
-const err47 = {instancePath:instancePath+"/options/retryDelay",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.options.properties.retryDelay,data:data14};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-}
-if(data11.retryBackoff !== undefined){
-let data15 = data11.retryBackoff;
-if(typeof data15 !== "boolean"){
-const err48 = {instancePath:instancePath+"/options/retryBackoff",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/retryBackoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.options.properties.retryBackoff.type,parentSchema:schema67.properties.options.properties.retryBackoff,data:data15};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data11.expireInSeconds !== undefined){
-let data16 = data11.expireInSeconds;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err49 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/expireInSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.options.properties.expireInSeconds.type,parentSchema:schema67.properties.options.properties.expireInSeconds,data:data16};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 86400 || isNaN(data16)){
-const err50 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/expireInSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema67.properties.options.properties.expireInSeconds,data:data16};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(data16 < 1 || isNaN(data16)){
-const err51 = {instancePath:instancePath+"/options/expireInSeconds",schemaPath:"#/$defs/pgBossQueueJob/properties/options/properties/expireInSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema67.properties.options.properties.expireInSeconds,data:data16};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/pgBossQueueJob/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.properties.options.type,parentSchema:schema67.properties.options,data:data11};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-else {
-const err53 = {instancePath,schemaPath:"#/$defs/pgBossQueueJob/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "sql"){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err54 = {instancePath,schemaPath:"#/$defs/sqlQueueJob/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema68.required,parentSchema:schema68,data};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if(data.system === undefined){
-const err55 = {instancePath,schemaPath:"#/$defs/sqlQueueJob/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'",schema:schema68.required,parentSchema:schema68,data};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data.function === undefined){
-const err56 = {instancePath,schemaPath:"#/$defs/sqlQueueJob/required",keyword:"required",params:{missingProperty: "function"},message:"must have required property '"+"function"+"'",schema:schema68.required,parentSchema:schema68,data};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-for(const key3 in data){
-if(!((((key3 === "type") || (key3 === "system")) || (key3 === "function")) || (key3 === "arguments"))){
-const err57 = {instancePath,schemaPath:"#/$defs/sqlQueueJob/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data17 = data.type;
-if(typeof data17 !== "string"){
-const err58 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/sqlQueueJob/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.type.type,parentSchema:schema68.properties.type,data:data17};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-if("queue" !== data17){
-const err59 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/sqlQueueJob/properties/type/const",keyword:"const",params:{allowedValue: "queue"},message:"must be equal to constant",schema:"queue",parentSchema:schema68.properties.type,data:data17};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data.system !== undefined){
-let data18 = data.system;
-if(typeof data18 !== "string"){
-const err60 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/sqlQueueJob/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.system.type,parentSchema:schema68.properties.system,data:data18};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if("sql" !== data18){
-const err61 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/sqlQueueJob/properties/system/const",keyword:"const",params:{allowedValue: "sql"},message:"must be equal to constant",schema:"sql",parentSchema:schema68.properties.system,data:data18};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data.function !== undefined){
-let data19 = data.function;
-if(typeof data19 === "string"){
-if(!pattern20.test(data19)){
-const err62 = {instancePath:instancePath+"/function",schemaPath:"#/$defs/sqlQueueJob/properties/function/pattern",keyword:"pattern",params:{pattern: "^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"},message:"must match pattern \""+"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$"+"\"",schema:"^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$",parentSchema:schema68.properties.function,data:data19};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/function",schemaPath:"#/$defs/sqlQueueJob/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.function.type,parentSchema:schema68.properties.function,data:data19};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.arguments !== undefined){
-let data20 = data.arguments;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(Object.keys(data20).length > 20){
-const err64 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/sqlQueueJob/properties/arguments/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties",schema:20,parentSchema:schema68.properties.arguments,data:data20};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-for(const key4 in data20){
-const _errs57 = errors;
-if(typeof key4 === "string"){
-if(!pattern21.test(key4)){
-const err65 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/sqlQueueJob/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z_][a-z0-9_]{0,62}$"},message:"must match pattern \""+"^[a-z_][a-z0-9_]{0,62}$"+"\"",schema:"^[a-z_][a-z0-9_]{0,62}$",parentSchema:schema68.properties.arguments.propertyNames,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-var valid12 = _errs57 === errors;
-if(!valid12){
-const err66 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/sqlQueueJob/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema68.properties.arguments.propertyNames,parentSchema:schema68.properties.arguments,data:data20};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-for(const key5 in data20){
-let data21 = data20[key5];
-if(typeof data21 !== "string"){
-const err67 = {instancePath:instancePath+"/arguments/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/sqlQueueJob/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.arguments.additionalProperties.type,parentSchema:schema68.properties.arguments.additionalProperties,data:data21};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(!(((((((((data21 === "document") || (data21 === "scheduleRunId")) || (data21 === "attempt")) || (data21 === "idempotencyKey")) || (data21 === "schedule")) || (data21 === "businessDate")) || (data21 === "scheduledFor")) || (data21 === "trigger")) || (data21 === "payload"))){
-const err68 = {instancePath:instancePath+"/arguments/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/sqlQueueJob/properties/arguments/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema68.properties.arguments.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema68.properties.arguments.additionalProperties.enum,parentSchema:schema68.properties.arguments.additionalProperties,data:data21};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/arguments",schemaPath:"#/$defs/sqlQueueJob/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.arguments.type,parentSchema:schema68.properties.arguments,data:data20};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-}
-else {
-const err70 = {instancePath,schemaPath:"#/$defs/sqlQueueJob/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else {
-const err71 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "system", tagValue: tag0},message:"value of tag \"system\" must be in oneOf",schema:schema65.discriminator,parentSchema:schema65,data};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-else {
-const err72 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "system", tagValue: tag0},message:"tag \"system\" must be string",schema:schema65.discriminator,parentSchema:schema65,data};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-else {
-const err73 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
 }
 errors++;
 }
@@ -3071,12 +3434,12 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema72 = {"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}};
+const schema75 = {"title":"Retention","description":"How long finished runs are kept (README, Retention). The runner deletes a finished run once its slot is older than `runs`, but never one of a schedule's latest `keepLast` runs; daily rollups keep the counts `report` shows. Unset: runs are kept forever.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"runs":{"$ref":"#/$defs/duration","description":"Age (by slot) after which a finished run is deleted, at least 7d, e.g. 90d."},"keepLast":{"description":"The latest this many runs of each schedule are always kept, however old.","type":"integer","minimum":0,"default":100}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3085,7 +3448,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema72,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3096,7 +3459,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "runs") || (key0 === "keepLast"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3134,7 +3497,7 @@ errors++;
 if(data.keepLast !== undefined){
 let data1 = data.keepLast;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema72.properties.keepLast.type,parentSchema:schema72.properties.keepLast,data:data1};
+const err4 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.keepLast.type,parentSchema:schema75.properties.keepLast,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3145,7 +3508,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema72.properties.keepLast,data:data1};
+const err5 = {instancePath:instancePath+"/keepLast",schemaPath:"#/properties/keepLast/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.keepLast,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3158,7 +3521,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3167,17 +3530,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema79 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
+const schema82 = {"title":"Dependency","description":"One upstream schedule this schedule runs after.","type":"object","additionalProperties":false,"required":["schedule"],"properties":{"schedule":{"$ref":"#/$defs/name","description":"metadata.name of the upstream schedule."},"status":{"description":"The upstream outcome that triggers this schedule.","type":"string","enum":["SUCCESS"],"default":"SUCCESS"}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3186,7 +3549,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schedule === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema79.required,parentSchema:schema79,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schedule"},message:"must have required property '"+"schedule"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3197,7 +3560,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "schedule") || (key0 === "status"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3245,7 +3608,7 @@ errors++;
 if(data.status !== undefined){
 let data1 = data.status;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.status.type,parentSchema:schema79.properties.status,data:data1};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.status.type,parentSchema:schema82.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3255,7 +3618,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "SUCCESS")){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema79.properties.status.enum,parentSchema:schema79.properties.status,data:data1};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema82.properties.status.enum,parentSchema:schema82.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3267,7 +3630,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3276,13 +3639,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern28 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
-const pattern30 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
+const pattern31 = new RegExp("^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$", "u");
+const pattern33 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,62}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3623,8 +3986,8 @@ errors++;
 }
 }
 if(data.retention !== undefined){
-if(!(validate55(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate61(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 }
@@ -3660,7 +4023,7 @@ errors++;
 if(data.priority !== undefined){
 let data15 = data.priority;
 if(typeof data15 !== "string"){
-const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data:data15};
+const err27 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3670,7 +4033,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!((((data15 === "CRITICAL") || (data15 === "HIGH")) || (data15 === "NORMAL")) || (data15 === "LOW"))){
-const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values",schema:schema74.enum,parentSchema:schema74,data:data15};
+const err28 = {instancePath:instancePath+"/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values",schema:schema77.enum,parentSchema:schema77,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3768,7 +4131,7 @@ let data19 = data.dst;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key1 in data19){
 if(!((key1 === "gap") || (key1 === "fold"))){
-const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data19};
+const err36 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3781,7 +4144,7 @@ errors++;
 if(data19.gap !== undefined){
 let data20 = data19.gap;
 if(typeof data20 !== "string"){
-const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.gap.type,parentSchema:schema77.properties.gap,data:data20};
+const err37 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.gap.type,parentSchema:schema80.properties.gap,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3791,7 +4154,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!((data20 === "shift") || (data20 === "skip"))){
-const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema77.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.gap.enum,parentSchema:schema77.properties.gap,data:data20};
+const err38 = {instancePath:instancePath+"/dst/gap",schemaPath:"#/$defs/dst/properties/gap/enum",keyword:"enum",params:{allowedValues: schema80.properties.gap.enum},message:"must be equal to one of the allowed values",schema:schema80.properties.gap.enum,parentSchema:schema80.properties.gap,data:data20};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3804,7 +4167,7 @@ errors++;
 if(data19.fold !== undefined){
 let data21 = data19.fold;
 if(typeof data21 !== "string"){
-const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.fold.type,parentSchema:schema77.properties.fold,data:data21};
+const err39 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.fold.type,parentSchema:schema80.properties.fold,data:data21};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3814,7 +4177,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!(((data21 === "first") || (data21 === "second")) || (data21 === "both"))){
-const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema77.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.fold.enum,parentSchema:schema77.properties.fold,data:data21};
+const err40 = {instancePath:instancePath+"/dst/fold",schemaPath:"#/$defs/dst/properties/fold/enum",keyword:"enum",params:{allowedValues: schema80.properties.fold.enum},message:"must be equal to one of the allowed values",schema:schema80.properties.fold.enum,parentSchema:schema80.properties.fold,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3826,7 +4189,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data19};
+const err41 = {instancePath:instancePath+"/dst",schemaPath:"#/$defs/dst/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3841,7 +4204,7 @@ let data22 = data.businessDate;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 for(const key2 in data22){
 if(!(key2 === "offsetDays")){
-const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data22};
+const err42 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data:data22};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3854,7 +4217,7 @@ errors++;
 if(data22.offsetDays !== undefined){
 let data23 = data22.offsetDays;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema78.properties.offsetDays.type,parentSchema:schema78.properties.offsetDays,data:data23};
+const err43 = {instancePath:instancePath+"/businessDate/offsetDays",schemaPath:"#/$defs/businessDate/properties/offsetDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.offsetDays.type,parentSchema:schema81.properties.offsetDays,data:data23};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3866,7 +4229,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data22};
+const err44 = {instancePath:instancePath+"/businessDate",schemaPath:"#/$defs/businessDate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3947,7 +4310,7 @@ passing0 = 0;
 }
 const _errs66 = errors;
 if(typeof data26 === "string"){
-if(!pattern28.test(data26)){
+if(!pattern31.test(data26)){
 const err50 = {instancePath:instancePath+"/allowedFailures",schemaPath:"#/properties/allowedFailures/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"},message:"must match pattern \""+"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$"+"\"",schema:"^(100|[0-9]{1,2}(\\.[0-9]{1,2})?)%$",parentSchema:schema39.properties.allowedFailures.oneOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err50];
@@ -4088,8 +4451,8 @@ errors++;
 }
 const len0 = data29.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate58(data29[i0], {instancePath:instancePath+"/after/" + i0,parentData:data29,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate64(data29[i0], {instancePath:instancePath+"/after/" + i0,parentData:data29,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 }
@@ -4121,7 +4484,7 @@ errors++;
 for(const key4 in data31){
 const _errs78 = errors;
 if(typeof key4 === "string"){
-if(!pattern30.test(key4)){
+if(!pattern33.test(key4)){
 const err62 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,62}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,62}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,62}$",parentSchema:schema39.properties.inputs.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err62];
@@ -4335,13 +4698,13 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema81 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
-const schema83 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
+const schema84 = {"title":"PolicyManifest","description":"Repository-wide limits and defaults; at most one per repository.","type":"object","additionalProperties":false,"required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"$ref":"#/$defs/apiVersion"},"kind":{"description":"Document kind.","type":"string","const":"Policy"},"metadata":{"$ref":"#/$defs/policyMetadata"},"spec":{"$ref":"#/$defs/policySpec"}}};
+const schema86 = {"title":"PolicyMetadata","description":"Identity of the policy.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name","description":"Policy name, e.g. default."},"description":{"description":"What the policy is for, for humans.","type":"string"},"owner":{"description":"Team or person responsible for the policy.","type":"string"},"labels":{"$ref":"#/$defs/labels"}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4350,7 +4713,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema83.required,parentSchema:schema83,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema86.required,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4361,7 +4724,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "owner")) || (key0 === "labels"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema83,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4409,7 +4772,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.description.type,parentSchema:schema86.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4422,7 +4785,7 @@ errors++;
 if(data.owner !== undefined){
 let data2 = data.owner;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.owner.type,parentSchema:schema83.properties.owner,data:data2};
+const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.owner.type,parentSchema:schema86.properties.owner,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4462,7 +4825,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4471,20 +4834,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
-const schema90 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
-const schema92 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
-const pattern36 = new RegExp("^https?://", "u");
+const schema89 = {"title":"PolicySpec","description":"Repository-wide limits and defaults.","type":"object","additionalProperties":false,"properties":{"minInterval":{"$ref":"#/$defs/duration","description":"Smallest allowed interval between two slots of a schedule.","default":"1m"},"maxRunsPerDay":{"description":"Most runs per local day allowed for one schedule.","type":"integer","minimum":1,"default":1440},"risk":{"title":"RiskThresholds","description":"Thresholds of plan risk findings.","type":"object","additionalProperties":false,"properties":{"runsPerDayIncreaseHigh":{"description":"Ratio of runs per day after/before a change that makes it HIGH risk.","type":"number","exclusiveMinimum":1,"default":10},"acceptanceMaxDays":{"description":"How many days ahead a risk acceptance's until may be (metadata.riskAccepted); a later date is a validation error (CF034).","type":"integer","minimum":1,"default":90}}},"misfireThreshold":{"$ref":"#/$defs/duration","description":"A slot processed later than this counts as missed.","default":"1m"},"queues":{"description":"Queues by name with their limits.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/queueLimits"}},"backfill":{"title":"BackfillPolicy","description":"Limits of backfill runs.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Backfill runs executing at once.","type":"integer","minimum":1,"default":2},"priority":{"$ref":"#/$defs/priority","default":"LOW"}}},"retention":{"$ref":"#/$defs/retention","description":"Run retention of every schedule; a schedule's spec.retention overrides it field by field. Unset: runs are kept forever."},"alerts":{"title":"AlertsPolicy","description":"Where alerts go; which rules fire comes from each schedule's criticality (README, Alerts).","type":"object","additionalProperties":false,"required":["targets"],"properties":{"targets":{"description":"Receivers of every alert, names unique.","type":"array","items":{"$ref":"#/$defs/alertTarget"}}}}}};
+const schema93 = {"title":"QueueLimits","description":"Limits of one queue.","type":"object","additionalProperties":false,"required":["concurrency"],"properties":{"concurrency":{"description":"Runs of this queue executing at once, across all runners.","type":"integer","minimum":1}}};
+const schema95 = {"title":"AlertTarget","description":"A receiver of alerts: cronform's JSON webhook or a Slack incoming webhook (README, Alerts).","type":"object","additionalProperties":false,"required":["name","type","url"],"properties":{"name":{"$ref":"#/$defs/name","description":"Target name, unique in the Policy; alerts record deliveries by it."},"type":{"description":"Payload format: webhook (cronform's JSON) or slack (incoming-webhook format).","type":"string","enum":["webhook","slack"]},"url":{"description":"An http(s) URL, or { fromEnv: NAME } to read it from the runner's environment (a Slack webhook URL is a credential: prefer fromEnv).","anyOf":[{"type":"string","format":"uri","pattern":"^https?://"},{"$ref":"#/$defs/secretRef"}]}}};
+const pattern39 = new RegExp("^https?://", "u");
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4493,7 +4856,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema92.required,parentSchema:schema92,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema95.required,parentSchema:schema95,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4503,7 +4866,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema92.required,parentSchema:schema92,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema95.required,parentSchema:schema95,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4513,7 +4876,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.url === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema92.required,parentSchema:schema92,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema95.required,parentSchema:schema95,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4524,7 +4887,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "type")) || (key0 === "url"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema92,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema95,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4572,7 +4935,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.type.type,parentSchema:schema92.properties.type,data:data1};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema95.properties.type.type,parentSchema:schema95.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4582,7 +4945,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "webhook") || (data1 === "slack"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema92.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.type.enum,parentSchema:schema92.properties.type,data:data1};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema95.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema95.properties.type.enum,parentSchema:schema95.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4598,8 +4961,8 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 === "string"){
-if(!pattern36.test(data2)){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema92.properties.url.anyOf[0],data:data2};
+if(!pattern39.test(data2)){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema95.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4609,7 +4972,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(formats2(data2))){
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema92.properties.url.anyOf[0],data:data2};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema95.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4620,7 +4983,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.url.anyOf[0].type,parentSchema:schema92.properties.url.anyOf[0],data:data2};
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema95.properties.url.anyOf[0].type,parentSchema:schema95.properties.url.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4694,7 +5057,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema92.properties.url.anyOf,parentSchema:schema92.properties.url,data:data2};
+const err17 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema95.properties.url.anyOf,parentSchema:schema95.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4717,7 +5080,7 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema95.type,parentSchema:schema95,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4726,16 +5089,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4745,7 +5108,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((((key0 === "minInterval") || (key0 === "maxRunsPerDay")) || (key0 === "risk")) || (key0 === "misfireThreshold")) || (key0 === "queues")) || (key0 === "backfill")) || (key0 === "retention")) || (key0 === "alerts"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4783,7 +5146,7 @@ errors++;
 if(data.maxRunsPerDay !== undefined){
 let data1 = data.maxRunsPerDay;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.maxRunsPerDay.type,parentSchema:schema86.properties.maxRunsPerDay,data:data1};
+const err3 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema89.properties.maxRunsPerDay.type,parentSchema:schema89.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4794,7 +5157,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.maxRunsPerDay,data:data1};
+const err4 = {instancePath:instancePath+"/maxRunsPerDay",schemaPath:"#/properties/maxRunsPerDay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema89.properties.maxRunsPerDay,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4810,7 +5173,7 @@ let data2 = data.risk;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 if(!((key1 === "runsPerDayIncreaseHigh") || (key1 === "acceptanceMaxDays"))){
-const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.risk,data:data2};
+const err5 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema89.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4824,7 +5187,7 @@ if(data2.runsPerDayIncreaseHigh !== undefined){
 let data3 = data2.runsPerDayIncreaseHigh;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 <= 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema86.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err6 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 1},message:"must be > 1",schema:1,parentSchema:schema89.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4835,7 +5198,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema86.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema86.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
+const err7 = {instancePath:instancePath+"/risk/runsPerDayIncreaseHigh",schemaPath:"#/properties/risk/properties/runsPerDayIncreaseHigh/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema89.properties.risk.properties.runsPerDayIncreaseHigh.type,parentSchema:schema89.properties.risk.properties.runsPerDayIncreaseHigh,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4848,7 +5211,7 @@ errors++;
 if(data2.acceptanceMaxDays !== undefined){
 let data4 = data2.acceptanceMaxDays;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema86.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err8 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema89.properties.risk.properties.acceptanceMaxDays.type,parentSchema:schema89.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4859,7 +5222,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.risk.properties.acceptanceMaxDays,data:data4};
+const err9 = {instancePath:instancePath+"/risk/acceptanceMaxDays",schemaPath:"#/properties/risk/properties/acceptanceMaxDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema89.properties.risk.properties.acceptanceMaxDays,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4872,7 +5235,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.risk.type,parentSchema:schema86.properties.risk,data:data2};
+const err10 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.properties.risk.type,parentSchema:schema89.properties.risk,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4946,7 +5309,7 @@ errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
-const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema86.properties.queues.propertyNames,parentSchema:schema86.properties.queues,data:data6};
+const err16 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema89.properties.queues.propertyNames,parentSchema:schema89.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4960,7 +5323,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.concurrency === undefined){
-const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema90.required,parentSchema:schema90,data:data7};
+const err17 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'",schema:schema93.required,parentSchema:schema93,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4971,7 +5334,7 @@ errors++;
 }
 for(const key4 in data7){
 if(!(key4 === "concurrency")){
-const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data:data7};
+const err18 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema93,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4984,7 +5347,7 @@ errors++;
 if(data7.concurrency !== undefined){
 let data8 = data7.concurrency;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema90.properties.concurrency.type,parentSchema:schema90.properties.concurrency,data:data8};
+const err19 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.concurrency.type,parentSchema:schema93.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4995,7 +5358,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema90.properties.concurrency,data:data8};
+const err20 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/queueLimits/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.concurrency,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5008,7 +5371,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data:data7};
+const err21 = {instancePath:instancePath+"/queues/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/queueLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.type,parentSchema:schema93,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5020,7 +5383,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.queues.type,parentSchema:schema86.properties.queues,data:data6};
+const err22 = {instancePath:instancePath+"/queues",schemaPath:"#/properties/queues/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.properties.queues.type,parentSchema:schema89.properties.queues,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5035,7 +5398,7 @@ let data9 = data.backfill;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 if(!((key5 === "concurrency") || (key5 === "priority"))){
-const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.backfill,data:data9};
+const err23 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema89.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5048,7 +5411,7 @@ errors++;
 if(data9.concurrency !== undefined){
 let data10 = data9.concurrency;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.backfill.properties.concurrency.type,parentSchema:schema86.properties.backfill.properties.concurrency,data:data10};
+const err24 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema89.properties.backfill.properties.concurrency.type,parentSchema:schema89.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5059,7 +5422,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 1 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema86.properties.backfill.properties.concurrency,data:data10};
+const err25 = {instancePath:instancePath+"/backfill/concurrency",schemaPath:"#/properties/backfill/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema89.properties.backfill.properties.concurrency,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5073,7 +5436,7 @@ errors++;
 if(data9.priority !== undefined){
 let data11 = data9.priority;
 if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data:data11};
+const err26 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5083,7 +5446,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((data11 === "CRITICAL") || (data11 === "HIGH")) || (data11 === "NORMAL")) || (data11 === "LOW"))){
-const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values",schema:schema74.enum,parentSchema:schema74,data:data11};
+const err27 = {instancePath:instancePath+"/backfill/priority",schemaPath:"#/$defs/priority/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values",schema:schema77.enum,parentSchema:schema77,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5095,7 +5458,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.backfill.type,parentSchema:schema86.properties.backfill,data:data9};
+const err28 = {instancePath:instancePath+"/backfill",schemaPath:"#/properties/backfill/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.properties.backfill.type,parentSchema:schema89.properties.backfill,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5106,8 +5469,8 @@ errors++;
 }
 }
 if(data.retention !== undefined){
-if(!(validate55(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate61(data.retention, {instancePath:instancePath+"/retention",parentData:data,parentDataProperty:"retention",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 }
@@ -5115,7 +5478,7 @@ if(data.alerts !== undefined){
 let data13 = data.alerts;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.targets === undefined){
-const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema86.properties.alerts.required,parentSchema:schema86.properties.alerts,data:data13};
+const err29 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'",schema:schema89.properties.alerts.required,parentSchema:schema89.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5126,7 +5489,7 @@ errors++;
 }
 for(const key6 in data13){
 if(!(key6 === "targets")){
-const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema86.properties.alerts,data:data13};
+const err30 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema89.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5141,14 +5504,14 @@ let data14 = data13.targets;
 if(Array.isArray(data14)){
 const len0 = data14.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate66(data14[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(!(validate72(data14[i0], {instancePath:instancePath+"/alerts/targets/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.alerts.properties.targets.type,parentSchema:schema86.properties.alerts.properties.targets,data:data14};
+const err31 = {instancePath:instancePath+"/alerts/targets",schemaPath:"#/properties/alerts/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema89.properties.alerts.properties.targets.type,parentSchema:schema89.properties.alerts.properties.targets,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5160,7 +5523,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.properties.alerts.type,parentSchema:schema86.properties.alerts,data:data13};
+const err32 = {instancePath:instancePath+"/alerts",schemaPath:"#/properties/alerts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.properties.alerts.type,parentSchema:schema89.properties.alerts,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5172,7 +5535,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5181,16 +5544,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5199,7 +5562,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiVersion === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema81.required,parentSchema:schema81,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5209,7 +5572,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema81.required,parentSchema:schema81,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5219,7 +5582,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.metadata === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema81.required,parentSchema:schema81,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5229,7 +5592,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.spec === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema81.required,parentSchema:schema81,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5240,7 +5603,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5276,7 +5639,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.kind.type,parentSchema:schema81.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.kind.type,parentSchema:schema84.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5286,7 +5649,7 @@ vErrors.push(err7);
 errors++;
 }
 if("Policy" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema81.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema84.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5297,20 +5660,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate62(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate68(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate64(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate70(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5319,10 +5682,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5347,8 +5710,8 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "Policy"){
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

@@ -53,7 +53,14 @@ function findSecretsInJob(doc: ParsedDocument, job: Record<string, unknown>, bas
     const secret = findSecretInArguments(command);
     if (secret) report(DiagnosticCodes.SECRET_IN_COMMAND, [...base, 'command', secret.index], secret.match, COMMAND_HINT);
   }
-  if (typeof job.url === 'string') {
+  if (job.type === 'queue') {
+    // A queue's database URL carries its password: only ever a reference, whatever it looks like.
+    if (typeof job.url === 'string') {
+      const { line, column } = doc.locate([...base, 'url'], 'value');
+      const where = formatPath([...base, 'url']);
+      found.push({ severity: 'error', code: DiagnosticCodes.LITERAL_SECRET, message: `literal database URL in ${where}: a queue's url carries credentials (${job.url.length} chars)`, file: doc.file, line, column, path: where, hint: "use url: { fromEnv: NAME } and set NAME to the queue database's URL in the runner's environment" });
+    }
+  } else if (typeof job.url === 'string') {
     const secret = matchUrlCredentials(job.url) ?? matchSecretValue(job.url);
     if (secret) report(DiagnosticCodes.SECRET_IN_REQUEST, [...base, 'url'], secret, REQUEST_HINT);
   }

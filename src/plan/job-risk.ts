@@ -23,6 +23,7 @@ export const JobRiskCodes = {
   CF511: { level: 'HIGH', meaning: 'an http job now calls another host' },
   CF512: { level: 'HIGH', meaning: "the job reads cronform's own configuration (DATABASE_URL, CRONFORM_*, PG*) from the runner's environment" },
   CF513: { level: 'HIGH', meaning: 'control, bidi or invisible characters in a job field' },
+  CF516: { level: 'HIGH', meaning: 'a queue job now hands runs to another database (its url changed, was added or removed)' },
   CF515: { level: 'HIGH', meaning: 'a sql queue job calls a database function with the runner\'s role (created or changed): code execution in the database' },
 } as const;
 export type JobRiskCode = keyof typeof JobRiskCodes;
@@ -183,6 +184,16 @@ export function assessJob(before: Definition | null, after: Definition | null, o
     const from = previousHosts.length > 0 ? `was ${[...new Set(previousHosts)].map((h) => `host ${quoteVisibly(h)}`).join(', ')}` : before.job.type === 'steps' ? 'no step called http before' : 'was a command job';
     const what = stepName === null ? 'the http job' : `step ${quoteVisibly(stepName)}`;
     concerns.push({ code: 'CF511', level: 'HIGH', path: `${path}.url`, evidence: host, message: `${what} now calls host ${quoteVisibly(host)} (${from}): ${quoteVisibly(job.url)}`, hint: 'confirm the new host is trusted: it receives the headers, secrets included, and the payload' });
+  }
+  // A queue job moved to another database is a new target, like an http job's new host: the
+  // runner connects there with whatever credentials that variable holds, and the jobs go there.
+  if (before.job.type === 'queue' && after.job.type === 'queue') {
+    const was = before.job.url?.fromEnv ?? null;
+    const now = after.job.url?.fromEnv ?? null;
+    if (was !== now) {
+      const name = (value: string | null) => (value === null ? "cronform's own database" : `the database in $${makeVisible(value)}`);
+      concerns.push({ code: 'CF516', level: 'HIGH', path: 'job.url', evidence: now ?? '', message: `the queue job now goes to ${name(now)} (was ${name(was)})`, hint: 'confirm that database and its queue are the intended ones: the runner connects to it and every run is handed there' });
+    }
   }
   const changed = diffFields(before.job, after.job, 'job');
   if (changed.length > 0 && !options.targetChanged) {

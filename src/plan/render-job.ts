@@ -85,6 +85,8 @@ function describeQueueJob(job: QueueJobDefinition): JobLine[] {
     const args = Object.entries(job.arguments).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, source]) => `${makeVisible(name)} => ${source}`);
     lines.push({ field: 'arguments', values: args.length > 0 ? args : ['(one jsonb argument: the whole queue payload)'] });
   }
+  // The database is named by its variable, never its URL (which holds credentials).
+  lines.push({ field: 'url', values: [job.url === undefined ? "(cronform's database: one transaction)" : `fromEnv ${makeVisible(job.url.fromEnv)}`] });
   return lines;
 }
 

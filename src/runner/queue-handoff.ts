@@ -11,10 +11,23 @@ import { createHash } from 'node:crypto';
 import type { Definition, QueueJobDefinition } from '../compile/definition.js';
 import { describeQueueTarget } from '../compile/queue-job.js';
 import type { Database, Executor } from '../db/client.js';
-import { addGraphileWorkerJob, callEnqueueFunction, findPgBossJob, lockRunForHandOff, pgBossDatabaseOn, recordHandOff } from '../db/queue-handoff-queries.js';
+import {
+  addGraphileWorkerJob,
+  callEnqueueFunction,
+  findPgBossJob,
+  listPendingDeliveries,
+  lockRunForHandOff,
+  pgBossDatabaseOn,
+  probeQueueDatabase,
+  recordDelivered,
+  recordDeliveryFailure,
+  recordDeliveryIntent,
+  recordHandOff,
+} from '../db/queue-handoff-queries.js';
 import type { ClaimedRun } from '../db/worker-queries.js';
 import type { Clock } from '../shared/clock.js';
 import { failedOutcome } from './executors/job-outcome.js';
+import type { QueueConnections } from './queue-connections.js';
 import type { ExecutionOutcome } from './run-types.js';
 
 /**
@@ -33,13 +46,17 @@ export interface QueuePayload {
   payload: Record<string, unknown>;
 }
 
-export type HandOffResult = { handedOff: true; externalJobId: string | null } | { handedOff: false; outcome: ExecutionOutcome } | { handedOff: false; leaseLost: true };
+export type HandOffResult = { handedOff: true; externalJobId: string | null; deliveryError?: string } | { handedOff: false; outcome: ExecutionOutcome } | { handedOff: false; leaseLost: true };
 
 export interface HandOffSettings {
   runnerId: string;
   clock: Clock;
   /** How far each report of the worker extends the run's lease: the runner's own lease length. */
   leaseMs: number;
+  /** Pools of queues in other databases (`url`); required for such a job. */
+  queueConnections?: QueueConnections;
+  /** Test seam: called between the queue's insert and the record of its job id. */
+  afterQueueInsert?: () => Promise<void>;
 }
 
 export function queuePayloadOf(run: ClaimedRun, definition: Definition): QueuePayload {
@@ -73,11 +90,12 @@ export function pgBossJobIdOf(jobKey: string): string {
 
 export async function handOffClaimedRun(database: Database, run: ClaimedRun, definition: Definition, job: QueueJobDefinition, settings: HandOffSettings): Promise<HandOffResult> {
   const startedMs = settings.clock.nowMs();
-  if (database.engine === 'pglite' && job.system !== 'sql') {
+  if (database.engine === 'pglite' && job.system !== 'sql' && job.url === undefined) {
     return { handedOff: false, outcome: failedOutcome(`${job.system} needs PostgreSQL: this runner uses the embedded PGlite database, which cannot host ${job.system}; set DATABASE_URL (docs/queue-handoff.md)`, 0) };
   }
   const payload = queuePayloadOf(run, definition);
   const jobKey = queueJobKeyOf(run);
+  if (job.url !== undefined) return handOffToOtherDatabase(database, run, definition, { ...job, url: job.url }, settings, payload, jobKey, startedMs);
   try {
     const result = await database.db.transaction(async (tx) => {
       if (!(await lockRunForHandOff(tx, settings.runnerId, { runId: run.id, attempt: run.attempt }))) return { leaseLost: true as const };
@@ -150,4 +168,119 @@ async function sendPgBossJob(tx: Executor, job: Extract<QueueJobDefinition, { sy
   if (sent !== null) return sent;
   if (await findPgBossJob(tx, PG_BOSS_SCHEMA, job.name, id)) return id;
   throw new Error(`pg-boss queue ${JSON.stringify(job.name)} does not exist (create it with boss.createQueue) or refused the job`);
+}
+
+/**
+ * A queue in another database: no transaction spans both, so the hand-off is an outbox.
+ * (a) In cronform's database, under this runner's lease: the run is handed off (its lease the
+ * queue's, up to the attempt's deadline) and the intended job recorded (key, target, request).
+ * The lease moves now, not at (c): a worker may pick the job up the moment it is inserted, and its
+ * reports must be taken. (b) The job is inserted in the queue's database with the job key. (c) Its
+ * id is recorded. A crash or an error after (a) leaves the delivery open; it is delivered again
+ * (redeliverHandOffs, by any runner) with the SAME key, which the queue deduplicates, so the
+ * attempt never gets a second job. Only a failure before (a) fails the attempt.
+ */
+async function handOffToOtherDatabase(
+  database: Database,
+  run: ClaimedRun,
+  definition: Definition,
+  job: QueueJobDefinition & { url: { fromEnv: string } },
+  settings: HandOffSettings,
+  payload: QueuePayload,
+  jobKey: string,
+  startedMs: number,
+): Promise<HandOffResult> {
+  const connections = settings.queueConnections;
+  const fail = (message: string): HandOffResult => ({ handedOff: false, outcome: failedOutcome(`hand-off to ${describeQueueTarget(job)} failed: ${message}`, settings.clock.nowMs() - startedMs) });
+  if (!connections) return fail('this runner has no connections to other queue databases');
+  try {
+    // Before (a): an unset variable, a wrong URL or password, a database that is down fail the
+    // attempt cleanly (retried per the schedule's policy) instead of leaving a delivery open
+    // until the timeout.
+    await probeQueueDatabase((await connections.get(job.url.fromEnv)).db);
+  } catch (error) {
+    return fail(connections.scrub(job.url.fromEnv, databaseErrorMessage(error)));
+  }
+  try {
+    const recorded = await database.db.transaction(async (tx) => {
+      if (!(await lockRunForHandOff(tx, settings.runnerId, { runId: run.id, attempt: run.attempt }))) return false;
+      const handedOffMs = settings.clock.nowMs();
+      const ok = await recordHandOff(tx, settings.runnerId, {
+        runId: run.id,
+        attempt: run.attempt,
+        system: job.system,
+        target: describeQueueTarget(job),
+        jobKey,
+        externalJobId: null,
+        handedOffAt: new Date(handedOffMs),
+        deadlineAt: new Date(startedMs + definition.timeoutMs),
+        heartbeatLeaseMs: settings.leaseMs,
+      });
+      if (!ok) throw new Error('the run moved on while it was being handed off');
+      await recordDeliveryIntent(tx, { runId: run.id, attempt: run.attempt, urlFromEnv: job.url.fromEnv, request: { job, payload } });
+      return true;
+    });
+    if (!recorded) return { handedOff: false, leaseLost: true };
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  const delivered = await deliver(database, connections, { runId: run.id, attempt: run.attempt, job, payload, jobKey }, settings);
+  return { handedOff: true, externalJobId: delivered.externalJobId, ...(delivered.error !== undefined ? { deliveryError: delivered.error } : {}) };
+}
+
+/** (b) and (c): the insert with the job key, then the record of the queue's job id. Never throws. */
+async function deliver(
+  database: Database,
+  connections: QueueConnections,
+  delivery: { runId: number; attempt: number; job: QueueJobDefinition & { url: { fromEnv: string } }; payload: QueuePayload; jobKey: string },
+  settings: Pick<HandOffSettings, 'clock' | 'afterQueueInsert'>,
+): Promise<{ externalJobId: string | null; error?: string }> {
+  const { job } = delivery;
+  try {
+    const queue = await connections.get(job.url.fromEnv);
+    const externalJobId = await queue.db.transaction((tx) => enqueue(tx, job, delivery.payload, delivery.jobKey));
+    await settings.afterQueueInsert?.();
+    await recordDelivered(database.db, { runId: delivery.runId, attempt: delivery.attempt, externalJobId, at: new Date(settings.clock.nowMs()) });
+    return { externalJobId };
+  } catch (error) {
+    const message = connections.scrub(job.url.fromEnv, databaseErrorMessage(error));
+    await recordDeliveryFailure(database.db, { runId: delivery.runId, attempt: delivery.attempt, error: message, at: new Date(settings.clock.nowMs()) }).catch(() => undefined);
+    return { externalJobId: null, error: message };
+  }
+}
+
+export interface RedeliverySettings {
+  clock: Clock;
+  queueConnections: QueueConnections;
+  /** A delivery is retried once nobody has tried it for this long (the hand-off in progress is given that long). */
+  retryAfterMs: number;
+  limit?: number;
+  afterQueueInsert?: () => Promise<void>;
+}
+
+/**
+ * Deliveries left open by a crash or an error between (a) and (c), delivered again with the same
+ * job key: the queue returns the job already inserted (graphile-worker `unsafe_dedupe`, pg-boss's
+ * job id; a `sql` function must be idempotent on the key) and its id is recorded. Run by each
+ * runner's reconcile tick; two runners at once insert nothing twice and record the id once.
+ */
+export async function redeliverHandOffs(database: Database, settings: RedeliverySettings): Promise<{ delivered: number; failed: number }> {
+  const nowMs = settings.clock.nowMs();
+  const pending = await listPendingDeliveries(database.db, { triedBefore: new Date(nowMs - settings.retryAfterMs), limit: settings.limit ?? 100 });
+  let delivered = 0;
+  let failed = 0;
+  for (const open of pending) {
+    const job = open.request.job as QueueJobDefinition & { url: { fromEnv: string } };
+    const result = await deliver(database, settings.queueConnections, { runId: open.runId, attempt: open.attempt, job, payload: open.request.payload as QueuePayload, jobKey: open.jobKey }, settings);
+    if (result.error === undefined) delivered += 1;
+    else failed += 1;
+  }
+  return { delivered, failed };
+}
+
+/** The driver's message rather than drizzle's "Failed query: <statement>" wrapper around it. */
+function databaseErrorMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }

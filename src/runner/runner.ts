@@ -238,6 +238,7 @@ export class Runner {
           return 0;
         });
     this.reaper.stop();
+    await this.worker.closeQueueConnections();
     await markRunnerStopped(this.database.db, this.id, new Date(this.options.clock.nowMs())).catch((error: unknown) =>
       this.logger.error('recording the stop failed; the reconciler marks this runner stopped once it is silent', { error: (error as Error).message }),
     );
@@ -330,6 +331,12 @@ export class Runner {
       const resolveStalls = nowMs >= this.stallsHeldUntilMs;
       const result = await runReconcileTick(this.database, { nowMs, runnerSilenceMs: this.leaseMs * 3, resolveStalls, defaultKillGraceMs: this.killGraceMs, observer: this.observer, drainFinalEvents: this.drainsFinalEvents });
       if (result.stalled > 0 || result.requeued > 0 || result.pausesEnded > 0 || result.finalEventsPruned > 0) this.logger.warn('reconciled', { ...result });
+      // A queue database that is down must not stop this runner's reconciling: tried again next time.
+      const redelivered = await this.worker.redeliverHandOffs().catch((error: unknown) => {
+        this.logger.error('delivering open queue hand-offs failed', { error: (error as Error).message });
+        return { delivered: 0, failed: 0 };
+      });
+      if (redelivered.delivered > 0 || redelivered.failed > 0) this.logger.warn('queue hand-offs delivered again', { ...redelivered });
       this.nextReconcileMs = resolveStalls ? nowMs + this.reconcileIntervalMs : Math.min(nowMs + this.reconcileIntervalMs, this.stallsHeldUntilMs);
     }
     // Not awaited: reading every schedule's recent runs takes long enough with thousands of them

@@ -16,7 +16,8 @@
  */
 import type { Definition, QueueJobDefinition } from '../compile/definition.js';
 import { failedOutcome } from './executors/job-outcome.js';
-import { handOffClaimedRun } from './queue-handoff.js';
+import { QueueConnections } from './queue-connections.js';
+import { handOffClaimedRun, redeliverHandOffs } from './queue-handoff.js';
 import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
 import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../db/worker-queries.js';
@@ -87,6 +88,8 @@ export class Worker {
   private waiters: Array<() => void> = [];
   private interrupted = false;
   private policy: StoredPolicy;
+  /** Queues in other databases (`url: { fromEnv }`): a pool per distinct URL, closed at stop. */
+  private readonly queueConnections: QueueConnections;
   /** Stops the jobs whose lease could not be renewed in time (armFence); an entry leaves it when its job ends. */
   private readonly fence: LeaseFence<InFlight>;
   /** The options, with a store for workflow steps on this worker's database and lease. */
@@ -101,6 +104,7 @@ export class Worker {
     this.policy = policy;
     this.definitions = definitions ?? new DefinitionCache();
     this.writer = new OutcomeWriter(database, options.runnerId);
+    this.queueConnections = new QueueConnections(options.env);
     this.execution = { ...options, steps: options.steps ?? createDatabaseStepStore(database, options.runnerId) };
     this.fence = new LeaseFence(
       options.clock,
@@ -235,7 +239,7 @@ export class Worker {
    * is an ordinary failed attempt; one whose lease was lost meanwhile is abandoned like any other.
    */
   private async handOff(entry: InFlight, definition: Definition, job: QueueJobDefinition): Promise<void> {
-    const result = await handOffClaimedRun(this.database, entry.run, definition, job, { runnerId: this.options.runnerId, clock: this.options.clock, leaseMs: this.options.leaseMs });
+    const result = await handOffClaimedRun(this.database, entry.run, definition, job, { runnerId: this.options.runnerId, clock: this.options.clock, leaseMs: this.options.leaseMs, queueConnections: this.queueConnections });
     if (!result.handedOff) {
       if ('leaseLost' in result) entry.abandoned = true;
       this.record(entry, 'outcome' in result ? result.outcome : failedOutcome('lease lost before the hand-off', 0));
@@ -249,6 +253,20 @@ export class Worker {
     this.startReady();
     this.releaseWaiters();
     this.options.wake?.();
+  }
+
+  /**
+   * Hand-offs to a queue in another database whose job id was never recorded (a crash or an error
+   * after the intent): delivered again with the same key (queue-handoff.ts). Left a lease to the
+   * runner that is handing one off right now.
+   */
+  redeliverHandOffs(): Promise<{ delivered: number; failed: number }> {
+    return redeliverHandOffs(this.database, { clock: this.options.clock, queueConnections: this.queueConnections, retryAfterMs: this.options.leaseMs });
+  }
+
+  /** Closes the pools of queues in other databases (at runner stop). */
+  closeQueueConnections(): Promise<void> {
+    return this.queueConnections.close();
   }
 
   /**

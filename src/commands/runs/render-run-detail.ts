@@ -24,6 +24,9 @@ function renderHandOff(handOff: HandOffSummary): string[] {
   return [
     `  handed off to ${makeVisible(handOff.target)} at ${handOff.handedOffAt}: job ${makeVisible(handOff.externalJobId ?? '(no id)')}, key ${makeVisible(handOff.jobKey)}`,
     `  ${report}; deadline ${handOff.deadlineAt}`,
+    ...(handOff.delivery && !handOff.delivery.delivered
+      ? [`  delivery to the database in $${makeVisible(handOff.delivery.urlFromEnv)} pending after ${handOff.delivery.tries} tr${handOff.delivery.tries === 1 ? 'y' : 'ies'}${handOff.delivery.lastError ? `: ${makeVisible(handOff.delivery.lastError)}` : ''} (delivered again with the same key)`]
+      : []),
   ];
 }
 

@@ -6,6 +6,7 @@ import type { JobDefinition, RunJobDefinition } from '../../compile/definition.j
 import { describeQueueTarget } from '../../compile/queue-job.js';
 import type { Database } from '../../db/client.js';
 import { findScheduleDetail } from '../../db/dashboard-queries.js';
+import { listHandOffsOfRuns, type RunHandOffLine } from '../../db/queue-handoff-queries.js';
 import { listAttemptsOfRuns, type AttemptRow } from '../../db/run-detail-queries.js';
 import { listProgressOfRuns, type RunProgressLine } from '../../db/run-progress-queries.js';
 import { listRuns, type RunEntry } from '../../operations/runs/list-runs.js';
@@ -39,11 +40,26 @@ function tail(label: string, text: string | null): Html {
   return html`<div class="tail"><div class="muted">${label}</div><pre>${visibleLines(text)}</pre></div>`;
 }
 
-function attemptBlock(attempt: AttemptRow): Html {
+/**
+ * A handed-off attempt's queue job: its target and the queue's job id. The id is the queue's data
+ * (a sql function returns any text), so it is escaped text made visible, like every other value.
+ */
+function handOffLine(handOff: RunHandOffLine | undefined): Html | string {
+  if (!handOff) return '';
+  const id = handOff.externalJobId !== null
+    ? html`queue job <code class="queue-job-id">${visible(handOff.externalJobId)}</code>`
+    : handOff.delivered
+      ? html`<span class="muted">the queue returned no job id</span>`
+      : html`<span class="muted">queue job id not recorded yet (delivery pending)</span>`;
+  return html`<div class="handoff">handed off to ${visible(handOff.target)} · ${id}</div>`;
+}
+
+function attemptBlock(attempt: AttemptRow, handOff?: RunHandOffLine): Html {
   const outcome = attempt.exitCode !== null ? `exit ${attempt.exitCode}` : attempt.httpStatus !== null ? `HTTP ${attempt.httpStatus}` : '';
   const took = attempt.finishedAt ? formatDuration(attempt.finishedAt.getTime() - attempt.startedAt.getTime()) : 'still running';
   return html`<div class="attempt" data-attempt="${attempt.attempt}">
 <div><strong>attempt ${attempt.attempt}</strong> · ${statusLabel(attempt.status)} · ${outcome} · runner <code>${visible(attempt.runnerId)}</code> · ${formatInstant(attempt.startedAt)} · ${took}</div>
+${handOffLine(handOff)}
 ${attempt.error ? html`<div class="error">error: ${visible(attempt.error)}</div>` : ''}
 ${tail('stdout (tail)', attempt.stdoutTail)}
 ${tail('stderr (tail)', attempt.stderrTail)}
@@ -60,7 +76,9 @@ function progressLine(progress: RunProgressLine | undefined): Html {
   return html`<div class="progress muted">${count(progress.done)}${total} done · ${count(progress.failed)} failed${affect}</div>${failed}`;
 }
 
-function historyRow(run: RunEntry, attempts: AttemptRow[], actionsAllowed: boolean, progress?: RunProgressLine): Html {
+function historyRow(run: RunEntry, attempts: AttemptRow[], actionsAllowed: boolean, progress?: RunProgressLine, handOffs: RunHandOffLine[] = []): Html {
+  // The current attempt's queue job id, visible without opening the attempts.
+  const current = handOffs.find((h) => h.attempt === run.attempts);
   const delayMs = run.startedAt === null ? null : Date.parse(run.startedAt) - Date.parse(run.scheduledFor);
   return html`<tr data-run="${run.id}">
 <td class="num">${run.id}</td>
@@ -70,7 +88,7 @@ function historyRow(run: RunEntry, attempts: AttemptRow[], actionsAllowed: boole
 <td class="num">${run.attempts}/${run.maxAttempts}</td>
 <td class="num">${delayMs === null ? '—' : formatDuration(Math.max(0, delayMs))}</td>
 <td class="num">${run.durationMs === null ? '—' : formatDuration(run.durationMs)}</td>
-<td>${attempts.length === 0 ? html`<span class="muted">no attempt</span>` : html`<details><summary>${attempts.length} attempt${attempts.length === 1 ? '' : 's'}</summary>${attempts.map(attemptBlock)}</details>`}</td>
+<td>${attempts.length === 0 ? html`<span class="muted">no attempt</span>` : html`<details><summary>${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${current?.externalJobId ? html` · queue job <code class="queue-job-id">${visible(current.externalJobId)}</code>` : ''}</summary>${attempts.map((a) => attemptBlock(a, handOffs.find((h) => h.attempt === a.attempt)))}</details>`}</td>
 ${actionsAllowed ? html`<td>${runActions(run)}</td>` : ''}
 </tr>`;
 }
@@ -92,10 +110,14 @@ export async function renderSchedulePage(database: Database, name: string, nowMs
     listRuns(database, { name, limit: CHART_RUNS }),
   ]);
   const history = runs.slice(0, HISTORY_ROWS);
-  const [attempts, progress] = await Promise.all([
+  const [attempts, progress, handOffs] = await Promise.all([
     listAttemptsOfRuns(database.db, history.map((run) => run.id)),
     listProgressOfRuns(database.db, history.map((run) => run.id), FAILED_ITEMS_SHOWN),
+    // Whatever the job is now: a run handed off under an earlier version keeps its queue job.
+    listHandOffsOfRuns(database.db, history.map((run) => run.id)),
   ]);
+  const handOffsByRun = new Map<number, RunHandOffLine[]>();
+  for (const handOff of handOffs) handOffsByRun.set(handOff.runId, [...(handOffsByRun.get(handOff.runId) ?? []), handOff]);
   const progressByRun = new Map(progress.map((line) => [line.runId, line]));
   const attemptsByRun = new Map<number, AttemptRow[]>();
   for (const attempt of attempts) attemptsByRun.set(attempt.runId, [...(attemptsByRun.get(attempt.runId) ?? []), attempt]);
@@ -130,6 +152,6 @@ ${chart}
 ${history.length === 0
   ? html`<p class="empty">No runs yet.</p>`
   : html`<table class="runs"><thead><tr><th>Run</th><th>Slot</th><th>Trigger</th><th>Status</th><th>Attempts</th><th>Start delay</th><th>Duration</th><th>Attempts and output</th>${actionsAllowed ? html`<th>Actions</th>` : ''}</tr></thead>
-<tbody>${history.map((run) => historyRow(run, attemptsByRun.get(run.id) ?? [], actionsAllowed, progressByRun.get(run.id)))}</tbody></table>`}`;
+<tbody>${history.map((run) => historyRow(run, attemptsByRun.get(run.id) ?? [], actionsAllowed, progressByRun.get(run.id), handOffsByRun.get(run.id)))}</tbody></table>`}`;
   return { title: detail.name, body };
 }

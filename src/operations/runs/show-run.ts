@@ -48,6 +48,8 @@ export interface HandOffSummary {
   reportedStartAt: string | null;
   lastHeartbeatAt: string | null;
   reportedFinishAt: string | null;
+  /** A queue in another database: the outbox delivery (pending until the queue's job id is recorded). */
+  delivery?: { urlFromEnv: string; delivered: boolean; tries: number; lastError: string | null };
 }
 
 /** What the run's job reported (SPEC §8a): counts across attempts, and its items, failed first. */
@@ -153,6 +155,7 @@ function toHandOffSummary(handOff: HandOffDetail): HandOffSummary {
     reportedStartAt: iso(handOff.startedAt),
     lastHeartbeatAt: iso(handOff.lastHeartbeatAt),
     reportedFinishAt: iso(handOff.finishedAt),
+    ...(handOff.delivery ? { delivery: handOff.delivery } : {}),
   };
 }
 

@@ -80,6 +80,31 @@ describe('dashboard pages', () => {
     expectEscaped(text, HOSTILE);
   });
 
+  it("shows a handed-off run's queue job id as escaped text, and a delivery still pending", async () => {
+    // The queue's job id is the queue's data (a sql function returns any text): hostile here.
+    const jobId = '"><img src=x onerror=alert(1)><b>job-7</b>';
+    const [first, second] = [seeded.nightlyRuns[0]!, seeded.nightlyRuns[1]!];
+    const at = new Date(NOW_MS - 3_600_000).toISOString();
+    await seeded.database.db.execute(sql`insert into queue_handoffs (run_id, attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, heartbeat_lease_ms)
+      values (${first}, 1, 'sql', 'sql app.enqueue(document)', 'k1', ${jobId}, ${at}::timestamptz, ${at}::timestamptz, 30000),
+             (${second}, 1, 'graphile-worker', 'graphile-worker task report in database $QUEUE_DATABASE_URL', 'k2', null, ${at}::timestamptz, ${at}::timestamptz, 30000)`);
+    await seeded.database.db.execute(sql`insert into queue_handoff_deliveries (run_id, attempt, url_from_env, request) values (${second}, 1, 'QUEUE_DATABASE_URL', '{}'::jsonb)`);
+    try {
+      const { text } = await page(readOnly, '/schedules/nightly');
+      const row = (runId: number) => text.slice(text.indexOf(`<tr data-run="${runId}"`), text.indexOf('</tr>', text.indexOf(`<tr data-run="${runId}"`)));
+      // In the row's summary (visible without opening it) and in the attempt, as text.
+      expect(row(first).match(/queue job <code class="queue-job-id">([^<]*)<\/code>/g)).toHaveLength(2);
+      expect(row(first)).toContain(`<code class="queue-job-id">${escapeHtml(jobId)}</code>`);
+      expect(row(first)).toContain('handed off to sql app.enqueue(document)');
+      expect(row(second)).toContain('handed off to graphile-worker task report in database $QUEUE_DATABASE_URL');
+      expect(row(second)).toContain('queue job id not recorded yet (delivery pending)');
+      expectEscaped(text, [jobId]);
+    } finally {
+      await seeded.database.db.execute(sql`delete from queue_handoff_deliveries where run_id = ${second}`);
+      await seeded.database.db.execute(sql`delete from queue_handoffs where run_id in (${first}, ${second})`);
+    }
+  });
+
   it('answers 404 for an unknown schedule and escapes the hostile-named one', async () => {
     expect((await page(readOnly, '/schedules/nope')).status).toBe(404);
     const hostile = await page(readOnly, `/schedules/${encodeURIComponent(HOSTILE_NAME)}`);
