@@ -640,12 +640,14 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       await expect(driver.apply(strict)).rejects.toThrow(new InvalidPlanError('the plan has 2 error(s); fix them and plan again'));
     });
 
-    it('finds the workflow, retention and hand-off codes: CF206, CF207, CF514, CF515', async () => {
+    it('finds the workflow, retention and hand-off codes: CF206, CF207, CF514, CF515, CF516', async () => {
+      const handOff = { type: 'queue', system: 'graphile-worker', task: 'send_report' };
       const base = [
         scheduleSource('extract', { spec: { criticality: 'HIGH' } }),
         scheduleSource('load', { spec: { criticality: 'CRITICAL', after: [{ schedule: 'extract', status: 'SUCCESS' }] } }),
         scheduleSource('kept', { spec: { retention: { runs: '90d' } } }),
         scheduleSource('guarded', { spec: { safety: { maxAffected: 1000 } } }),
+        scheduleSource('handoff', { spec: { job: handOff } }),
       ];
       await driver.planAndApply(base);
       driver.clock.advance(MINUTE_MS);
@@ -655,6 +657,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         scheduleSource('kept', { spec: { retention: { runs: '14d' } } }),
         scheduleSource('guarded', {}),
         scheduleSource('enqueue', { spec: { job: { type: 'queue', system: 'sql', function: 'app.enqueue_report', arguments: { day: 'businessDate' } } } }),
+        scheduleSource('handoff', { spec: { job: { ...handOff, url: { fromEnv: 'QUEUE_DATABASE_URL' } } } }),
       ]);
       expect(plan.errors).toEqual([]);
       const found = codesOf(plan);
@@ -662,6 +665,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       expect(found.kept).toContain('CF207 HIGH');
       expect(found.guarded).toContain('CF514 HIGH');
       expect(found.enqueue).toContain('CF515 HIGH');
+      expect(found.handoff).toContain('CF516 HIGH');
     });
 
     it('plans every action, drift and an accepted finding in one rich plan, and applies it', async () => {

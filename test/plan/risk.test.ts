@@ -283,6 +283,7 @@ it('RiskCodes is the table of every code, and each has a test case', () => {
       "CF511",
       "CF512",
       "CF513",
+      "CF516",
       "CF515",
       "CF701",
       "CF702",
