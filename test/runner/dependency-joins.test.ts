@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/db/client.js';
 import { triggerRun } from '../../src/operations/runs/trigger.js';
+import { showRun } from '../../src/operations/runs/show-run.js';
+import { renderRunDetail } from '../../src/commands/runs/render-run-detail.js';
 import { runSchedulerTick } from '../../src/runner/scheduler.js';
 import { Worker, type WorkerOptions } from '../../src/runner/worker.js';
 import { ManualClock } from '../../src/shared/clock.js';
@@ -76,6 +78,16 @@ describe('joins (PGlite, manual clock)', () => {
     expect([a1!.status, b1!.status]).toEqual(['SUCCESS', 'SUCCESS']);
     // The retried upstream's SUCCESS completed the join.
     expect(await runsOf('join')).toEqual([{ id: expect.any(Number), trigger: 'DEPENDENCY', status: 'SUCCESS', reason: null, day: '2026-11-30', upstream: b1!.id, upstreams: { a: a1!.id, b: b1!.id } }]);
+    // runs show: the join names every upstream run; each upstream lists the join among its downstream runs.
+    const [joinRun] = await runsOf('join');
+    const detail = await showRun(database, joinRun!.id);
+    expect(detail).toMatchObject({ upstreamRunId: b1!.id, upstreamRunIds: { a: a1!.id, b: b1!.id } });
+    expect(renderRunDetail(detail).filter((line) => /^\s*(after|upstream)\b/.test(line)).map((line) => line.trim().replace(/\s+/g, ' '))).toEqual([
+      `after run ${b1!.id} (its SUCCESS created this run)`,
+      `upstream run ${a1!.id} of a`,
+      `upstream run ${b1!.id} of b`,
+    ]);
+    for (const upstream of [a1!, b1!]) expect((await showRun(database, upstream.id)).downstreamRuns.filter((d) => d.schedule === 'join')).toEqual([{ runId: joinRun!.id, schedule: 'join', status: 'SUCCESS' }]);
 
     // A second SUCCESS of a for the date already joined adds nothing.
     await at(DAY1 + 4 * HOUR_MS);
