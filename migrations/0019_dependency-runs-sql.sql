@@ -4,7 +4,7 @@
 -- cronform.run_finished (a queue worker's report, redefined below to call it). One rule in one
 -- place, so the two paths cannot drift.
 --
--- create_dependency_runs(upstream run ids, now): for every SUCCESS run among the ids and every
+-- create_dependency_runs(upstream run ids, now): for every SUCCESS run among the ids (not a dry run) and every
 -- active, enabled schedule whose spec.after names the run's schedule, in dependent id order:
 --   * one upstream: a DEPENDENCY run on the upstream's slot and business date (one per upstream
 --     run; the unique (schedule, scheduled_for, trigger_type) key makes a replay insert nothing);
@@ -51,7 +51,8 @@ BEGIN
         FROM schedule_runs u
         JOIN schedules us ON us.id = u.schedule_id
         JOIN schedules d ON (d.definition -> 'after') @> jsonb_build_array(jsonb_build_object('schedule', us.name))
-        WHERE u.id = ANY(p_upstream_run_ids) AND u.status = 'SUCCESS' AND d.status = 'ACTIVE'
+        -- A dry run changed nothing (docs/workflows.md, Dry runs): there is nothing to process after it.
+        WHERE u.id = ANY(p_upstream_run_ids) AND u.status = 'SUCCESS' AND u.trigger_type <> 'DRY_RUN' AND d.status = 'ACTIVE'
           AND coalesce((d.definition ->> 'enabled')::boolean, true)
         -- Dependent id order: two transactions lock dependents in the same order, never crosswise.
         ORDER BY d.id, u.id
@@ -76,7 +77,7 @@ BEGIN
             -- The other upstream's latest SUCCESS for the date (a reprocessed date has several).
             SELECT r.id, r.scheduled_for INTO v_other
             FROM schedule_runs r JOIN schedules s ON s.id = r.schedule_id
-            WHERE s.name = v_upstream.name AND r.business_date = v_date AND r.status = 'SUCCESS'
+            WHERE s.name = v_upstream.name AND r.business_date = v_date AND r.status = 'SUCCESS' AND r.trigger_type <> 'DRY_RUN'
             ORDER BY r.finished_at DESC NULLS LAST, r.id DESC LIMIT 1;
             IF NOT FOUND THEN
               v_complete := false;

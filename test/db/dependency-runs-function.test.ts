@@ -69,6 +69,11 @@ describe('create_dependency_runs', () => {
 
     // Replayed (a batch written again after a lost COMMIT answer): nothing new.
     expect(await database.db.transaction((tx) => createDependencyRuns(tx, [up!.id], new Date(nowMs + 20)))).toEqual({ created: 0, queued: 0 });
+
+    // A dry run of the upstream changed nothing: its SUCCESS starts no dependent.
+    const dry = (await triggerRun(database, { name: 'up', forceNew: true, dryRun: true, nowMs: nowMs + 30_000, author })).runId;
+    await database.db.execute(sql`update schedule_runs set status = 'SUCCESS', finished_at = now() where id = ${dry} and trigger_type = 'DRY_RUN'`);
+    expect(await database.db.transaction((tx) => createDependencyRuns(tx, [dry], new Date(nowMs + 40_000)))).toEqual({ created: 0, queued: 0 });
   });
 
   it('hands every upstream run to the job as CRONFORM_UPSTREAM_RUN_IDS', () => {
