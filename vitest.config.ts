@@ -34,6 +34,8 @@ const db = [
   'test/runner/attempt-times.test.ts',
   'test/runner/concurrency-postgres.test.ts',
   'test/runner/dependencies-postgres.test.ts',
+  'test/runner/dependency-joins-postgres.test.ts',
+  'test/runner/dependency-joins.test.ts',
   'test/runner/inputs-frozen.test.ts',
   'test/runner/deadline-slots.test.ts',
   'test/runner/definition-cache.test.ts',

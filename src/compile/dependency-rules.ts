@@ -29,7 +29,10 @@ export function checkDependencies(nodes: readonly DependencyNode[], known: Reado
   for (const node of nodes) {
     node.after.forEach((upstream, index) => {
       const target = known.get(upstream);
-      if (!target) {
+      if (node.after.indexOf(upstream) !== index) {
+        // A join waits for each upstream once; a second entry would look like a second condition.
+        diagnostics.push({ severity: 'error', code: DiagnosticCodes.DUPLICATE_UPSTREAM, message: `spec.after names ${JSON.stringify(upstream)} twice`, hint: 'name each upstream schedule once', ...at(node, index) });
+      } else if (!target) {
         diagnostics.push({ severity: 'error', code: DiagnosticCodes.UNKNOWN_UPSTREAM, message: `spec.after names ${JSON.stringify(upstream)}, which is not a schedule in this repository`, hint: 'name the metadata.name of a Schedule manifest', ...at(node, index) });
       } else if (!target.enabled) {
         diagnostics.push({ severity: 'warning', code: DiagnosticCodes.UPSTREAM_DISABLED, message: `upstream ${JSON.stringify(upstream)} is disabled: ${node.name} will not run until it is enabled again`, ...at(node, index) });

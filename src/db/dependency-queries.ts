@@ -1,65 +1,23 @@
 /**
- * Statements of dependencies and run contexts (docs/workflows.md): the dependents of upstream runs
- * that just succeeded, read in the transaction that wrote the SUCCESS (so the downstream runs
- * commit with it or not at all), and the `run_contexts` rows that pin what a run was given.
+ * Statements of dependencies and run contexts (docs/workflows.md): the DEPENDENCY runs of upstream
+ * runs that just succeeded, created in the transaction that wrote the SUCCESS (so they commit with
+ * it or not at all), and the `run_contexts` rows that pin what a run was given.
  */
 import { sql } from 'drizzle-orm';
-import type { Definition } from '../compile/definition.js';
 import { queryRows, type Executor } from './client.js';
 
-export interface DependentOfRun {
-  upstreamRunId: number;
-  upstreamScheduledFor: Date;
-  upstreamBusinessDate: string | null;
-  scheduleId: number;
-  scheduleName: string;
-  scheduleVersion: number;
-  definition: Definition;
-  pausedAt: Date | null;
-  pausedUntil: Date | null;
-}
-
-interface DependentRow {
-  upstream_run_id: string | number;
-  upstream_scheduled_for: Date | string;
-  upstream_business_date: string | null;
-  schedule_id: string | number;
-  schedule_name: string;
-  schedule_version: number;
-  definition: Definition | string;
-  paused_at: Date | string | null;
-  paused_until: Date | string | null;
-}
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-
 /**
- * Active schedules whose `spec.after` names the schedule of one of `runIds`, with the upstream run.
- * The containment test is what schedules_after_idx serves (one index probe per upstream name).
+ * The spec.after rule, run by `cronform.create_dependency_runs` (migration dependency-runs-sql),
+ * the one implementation a runner's SUCCESS and a queue worker's `run_finished` share: the
+ * DEPENDENCY runs it created for upstream runs that are SUCCESS now (none when it is replayed).
  */
-export async function findDependentsOfRuns(tx: Executor, runIds: number[]): Promise<DependentOfRun[]> {
-  if (runIds.length === 0) return [];
-  const rows = await queryRows<DependentRow>(
+export async function insertDependencyRuns(tx: Executor, upstreamRunIds: number[], now: Date): Promise<Array<{ runId: number; status: string }>> {
+  if (upstreamRunIds.length === 0) return [];
+  const rows = await queryRows<{ created_run_id: string | number; created_status: string }>(
     tx,
-    sql`select u.id as upstream_run_id, u.scheduled_for as upstream_scheduled_for, u.business_date::text as upstream_business_date,
-          d.id as schedule_id, d.name as schedule_name, d.version as schedule_version, d.definition, d.paused_at, d.paused_until
-        from schedule_runs u
-        join schedules us on us.id = u.schedule_id
-        join schedules d on (d.definition -> 'after') @> jsonb_build_array(jsonb_build_object('schedule', us.name))
-        where u.id = any(${sql.param(runIds)}::bigint[]) and d.status = 'ACTIVE'
-        order by u.id, d.id`,
+    sql`select created_run_id, created_status from cronform.create_dependency_runs(${sql.param(upstreamRunIds)}::bigint[], ${now.toISOString()}::timestamptz)`,
   );
-  return rows.map((row) => ({
-    upstreamRunId: Number(row.upstream_run_id),
-    upstreamScheduledFor: toDate(row.upstream_scheduled_for),
-    upstreamBusinessDate: row.upstream_business_date,
-    scheduleId: Number(row.schedule_id),
-    scheduleName: row.schedule_name,
-    scheduleVersion: row.schedule_version,
-    definition: typeof row.definition === 'string' ? (JSON.parse(row.definition) as Definition) : row.definition,
-    pausedAt: row.paused_at === null ? null : toDate(row.paused_at),
-    pausedUntil: row.paused_until === null ? null : toDate(row.paused_until),
-  }));
+  return rows.map((row) => ({ runId: Number(row.created_run_id), status: row.created_status }));
 }
 
 /** Of `keys` (schedule, business date), those that have a DEPENDENCY run: deadlines already met. */
@@ -76,32 +34,25 @@ export async function findDependencyRunDates(tx: Executor, keys: Array<{ schedul
   return new Set(rows.map((row) => `${row.schedule_id}:${row.business_date}`));
 }
 
-/** The upstream run of DEPENDENCY runs just created; a row that exists already is left alone. */
-export async function recordUpstreamRuns(tx: Executor, links: Array<{ runId: number; upstreamRunId: number }>): Promise<void> {
-  if (links.length === 0) return;
-  const payload = JSON.stringify(links.map((link) => ({ run_id: link.runId, upstream_run_id: link.upstreamRunId })));
-  await tx.execute(
-    sql`insert into run_contexts (run_id, upstream_run_id)
-        select run_id, upstream_run_id from jsonb_to_recordset(${payload}::jsonb) as x(run_id bigint, upstream_run_id bigint)
-        on conflict (run_id) do nothing`,
-  );
-}
-
 export interface StoredRunContext {
   runId: number;
   upstreamRunId: number | null;
+  /** Every upstream run of a DEPENDENCY run: schedule name → run id. */
+  upstreamRunIds: Record<string, number> | null;
   inputs: Record<string, string> | null;
 }
 
 interface ContextRow {
   run_id: string | number;
   upstream_run_id: string | number | null;
+  upstream_run_ids: Record<string, number> | string | null;
   inputs: Record<string, string> | string | null;
 }
 
 const toContext = (row: ContextRow): StoredRunContext => ({
   runId: Number(row.run_id),
   upstreamRunId: row.upstream_run_id === null ? null : Number(row.upstream_run_id),
+  upstreamRunIds: typeof row.upstream_run_ids === 'string' ? (JSON.parse(row.upstream_run_ids) as Record<string, number>) : row.upstream_run_ids,
   inputs: typeof row.inputs === 'string' ? (JSON.parse(row.inputs) as Record<string, string>) : row.inputs,
 });
 
@@ -120,11 +71,11 @@ export async function freezeRunInputs(tx: Executor, runs: Array<{ runId: number;
           insert into run_contexts (run_id, inputs)
           select run_id, inputs from input where inputs is not null
           on conflict (run_id) do update set inputs = coalesce(run_contexts.inputs, excluded.inputs)
-          returning run_id, upstream_run_id, inputs
+          returning run_id, upstream_run_id, upstream_run_ids, inputs
         )
-        select run_id, upstream_run_id, inputs from written
+        select run_id, upstream_run_id, upstream_run_ids, inputs from written
         union all
-        select c.run_id, c.upstream_run_id, c.inputs from run_contexts c join input i on i.run_id = c.run_id
+        select c.run_id, c.upstream_run_id, c.upstream_run_ids, c.inputs from run_contexts c join input i on i.run_id = c.run_id
         where i.inputs is null`,
   );
   return rows.map(toContext);
@@ -133,16 +84,27 @@ export async function freezeRunInputs(tx: Executor, runs: Array<{ runId: number;
 /** The stored contexts of runs (`runs show`); a run without one has no row. */
 export async function loadRunContexts(executor: Executor, runIds: number[]): Promise<Map<number, StoredRunContext>> {
   if (runIds.length === 0) return new Map();
-  const rows = await queryRows<ContextRow>(executor, sql`select run_id, upstream_run_id, inputs from run_contexts where run_id = any(${sql.param(runIds)}::bigint[])`);
+  const rows = await queryRows<ContextRow>(executor, sql`select run_id, upstream_run_id, upstream_run_ids, inputs from run_contexts where run_id = any(${sql.param(runIds)}::bigint[])`);
   return new Map(rows.map((row) => [Number(row.run_id), toContext(row)]));
 }
 
-/** The DEPENDENCY runs an upstream run created (`runs show` of the upstream). */
+/**
+ * The DEPENDENCY runs an upstream run took part in (`runs show` of the upstream): those its SUCCESS
+ * created, and the joins it was one of the upstreams of (found by its business date).
+ */
 export async function findDownstreamRuns(executor: Executor, upstreamRunId: number): Promise<Array<{ runId: number; scheduleName: string; status: string }>> {
   const rows = await queryRows<{ id: string | number; name: string; status: string }>(
     executor,
-    sql`select r.id, s.name, r.status from run_contexts c join schedule_runs r on r.id = c.run_id join schedules s on s.id = r.schedule_id
-        where c.upstream_run_id = ${upstreamRunId} order by r.id`,
+    sql`with downstream as (
+          select c.run_id from run_contexts c where c.upstream_run_id = ${upstreamRunId}
+          union
+          select j.run_id from schedule_runs u join schedules us on us.id = u.schedule_id
+            join dependency_joins j on j.business_date = u.business_date
+            join run_contexts c on c.run_id = j.run_id and c.upstream_run_ids @> jsonb_build_object(us.name, u.id)
+          where u.id = ${upstreamRunId}
+        )
+        select r.id, s.name, r.status from downstream d join schedule_runs r on r.id = d.run_id join schedules s on s.id = r.schedule_id
+        order by r.id`,
   );
   return rows.map((row) => ({ runId: Number(row.id), scheduleName: row.name, status: row.status }));
 }

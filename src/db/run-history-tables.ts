@@ -21,5 +21,6 @@ export const DELETED_WITH_RUN = ['run_attempts', 'run_steps', 'run_progress', 'r
 export const KEPT_AFTER_RUN: Readonly<Record<string, string>> = {
   audit_log: 'the audit trail outlives the runs it names',
   active_runs: 'holds unfinished runs only, which retention never deletes',
+  dependency_joins: 'one row per dependent and business date whose join completed: kept so that a date is never joined twice, even after its run is deleted',
   run_final_events: 'an outbox of final statuses for the metrics, drained within a reconcile and pruned after 7 days; a row is counted even when its run is gone',
 };

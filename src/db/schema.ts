@@ -193,10 +193,31 @@ export const runContexts = pgTable(
   {
     runId: bigint('run_id', { mode: 'number' }).primaryKey(),
     upstreamRunId: bigint('upstream_run_id', { mode: 'number' }),
+    /** Every upstream of a DEPENDENCY run, schedule name → run id (a join has several). */
+    upstreamRunIds: jsonb('upstream_run_ids').$type<Record<string, number>>(),
     inputs: jsonb('inputs').$type<Record<string, string>>(),
   },
   // Which runs an upstream run created (`runs show` of the upstream).
   (t) => [index('run_contexts_upstream_idx').on(t.upstreamRunId).where(sql`${t.upstreamRunId} is not null`)],
+);
+
+/**
+ * Joins completed (docs/workflows.md, Dependencies): a dependent of several upstreams runs once per
+ * business date, when the last of them succeeds for that date. The primary key is what makes a
+ * second run for one date impossible, whichever transactions race; the row outlives its run
+ * (retention keeps it) so that an old date is never joined again. Written only by the SQL function
+ * create_dependency_runs (migration dependency-runs-sql).
+ */
+export const dependencyJoins = pgTable(
+  'dependency_joins',
+  {
+    scheduleId: bigint('schedule_id', { mode: 'number' }).notNull(),
+    businessDate: date('business_date', { mode: 'string' }).notNull(),
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  // By date: the joins an upstream run took part in (`runs show` of the upstream).
+  (t) => [primaryKey({ columns: [t.scheduleId, t.businessDate] }), index('dependency_joins_date_idx').on(t.businessDate)],
 );
 
 /** Stored with fillfactor 50 (migration 0004; drizzle-kit cannot express it) so its updates are HOT. */

@@ -188,12 +188,33 @@ export interface ScheduleSpec {
   allowedFailures?: number | string;
   safety?: Safety;
   /**
-   * Upstream schedules: each SUCCESS of the upstream creates exactly one DEPENDENCY run of this schedule, with the upstream's business date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.
+   * Upstream schedules, at most 10, each named once. One upstream: each of its SUCCESS runs creates exactly one DEPENDENCY run of this schedule, with its business date. Several (a join): one DEPENDENCY run per business date, once every upstream has a SUCCESS run for that date. Without cron the schedule has no slots of its own; with cron, each slot is a deadline.
    *
    * @minItems 1
-   * @maxItems 1
+   * @maxItems 10
    */
-  after?: [Dependency];
+  after?:
+    | [Dependency]
+    | [Dependency, Dependency]
+    | [Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency]
+    | [Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency, Dependency]
+    | [
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency,
+        Dependency
+      ];
   /**
    * Values computed once per run from its context and frozen (identical on every retry): templates such as "{{businessDate}}" or "{{businessDate - 7d}}". Jobs receive them as CRONFORM_INPUTS (JSON) and {{inputs.NAME}}.
    */

@@ -373,11 +373,15 @@ function describeDst(def: Definition, nowMs: number): string | undefined {
   return `DST: ${plural(exposures.length, 'transition')} in 12 months (${[...new Set(exposures.map((e) => `${e.kind} ${e.effect}`))].join(', ')})`;
 }
 
-/** `follows extract (one run per SUCCESS)`, with the deadline when there is a cron too. */
+/**
+ * `follows extract (one run per SUCCESS)`, or for a join `follows a + b (one run per business
+ * date once all succeed)`, with the deadline when there is a cron too.
+ */
 function describeDependency(def: Definition): string | undefined {
   if (!def.after || def.after.length === 0) return undefined;
-  const upstreams = def.after.map((a) => a.schedule).join(', ');
-  return `follows ${upstreams} (one run per SUCCESS${def.cron === null ? '' : '; own cron slots are deadlines'})`;
+  const join = def.after.length > 1;
+  const upstreams = def.after.map((a) => a.schedule).join(join ? ' + ' : ', ');
+  return `follows ${upstreams} (${join ? 'one run per business date once all succeed' : 'one run per SUCCESS'}${def.cron === null ? '' : '; own cron slots are deadlines'})`;
 }
 
 function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number): string {

@@ -63,6 +63,7 @@ export function progressStateOf(definition: Definition | undefined, prior: Prior
 export interface FrozenContext {
   inputs?: Record<string, string>;
   upstreamRunId?: number;
+  upstreamRunIds?: Record<string, number>;
   error?: string;
 }
 
@@ -71,6 +72,7 @@ export function runContextOf(run: ClaimedRun, definition: Definition, maxAffecte
     ...(maxAffected === null ? {} : { maxAffected }),
     ...(frozen?.inputs ? { inputs: frozen.inputs } : {}),
     ...(frozen?.upstreamRunId !== undefined ? { upstreamRunId: frozen.upstreamRunId } : {}),
+    ...(frozen?.upstreamRunIds !== undefined ? { upstreamRunIds: frozen.upstreamRunIds } : {}),
     runId: run.id,
     schedule: run.scheduleName,
     scheduledFor: run.scheduledFor.toISOString(),

@@ -41,6 +41,7 @@ export async function freezeRunContexts(executor: Executor, runs: Array<{ run: C
     const frozen: FrozenContext = {
       ...(context.inputs ? { inputs: context.inputs } : {}),
       ...(context.upstreamRunId !== null ? { upstreamRunId: context.upstreamRunId } : {}),
+      ...(context.upstreamRunIds !== null ? { upstreamRunIds: context.upstreamRunIds } : {}),
     };
     const failed = result.get(context.runId);
     result.set(context.runId, failed && !context.inputs ? { ...frozen, ...failed } : frozen);

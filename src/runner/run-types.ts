@@ -35,8 +35,10 @@ export interface RunContext {
   maxAffected?: number | null;
   /** `spec.inputs` as frozen for this run (run_contexts); absent when the definition has none. */
   inputs?: Record<string, string>;
-  /** The upstream run whose SUCCESS created this DEPENDENCY run. */
+  /** The upstream run whose SUCCESS created this DEPENDENCY run (for a join: the last one). */
   upstreamRunId?: number;
+  /** Every upstream run of this DEPENDENCY run, schedule name → run id. */
+  upstreamRunIds?: Record<string, number>;
   /** Set while a workflow's step runs (docs/workflows.md): its name, files and the earlier results. */
   step?: StepContext;
 }

@@ -66,14 +66,32 @@ describe('spec.after validation', () => {
     expect('after' in up.definition || 'inputs' in up.definition).toBe(false);
   });
 
-  it('one upstream per schedule for now: a second entry is a schema error', () => {
-    const { lines } = validate({
-      'a.yaml': schedule('a', '  cron: "0 6 * * *"\n'),
-      'b.yaml': schedule('b', '  cron: "0 7 * * *"\n'),
-      'c.yaml': schedule('c', '  after: [{ schedule: a }, { schedule: b }]\n'),
+  it('several upstreams (a join): up to 10, each named once; a cycle through a later entry is found there', () => {
+    const names = Array.from({ length: 11 }, (_, i) => `u${i}`);
+    const upstreams = Object.fromEntries(names.map((n) => [`${n}.yaml`, schedule(n, '  cron: "0 6 * * *"\n')]));
+    const { result, lines } = validate({
+      ...upstreams,
+      'join.yaml': schedule('join', '  after: [{ schedule: u0 }, { schedule: u1 }]\n'),
+      'ten.yaml': schedule('ten', `  after: [${names.slice(0, 10).map((n) => `{ schedule: ${n} }`).join(', ')}]\n`),
+      'eleven.yaml': schedule('eleven', `  after: [${names.map((n) => `{ schedule: ${n} }`).join(', ')}]\n`),
+      'twice.yaml': schedule('twice', '  after: [{ schedule: u0 }, { schedule: u0 }]\n'),
+      'loop-a.yaml': schedule('loop-a', '  after: [{ schedule: u0 }, { schedule: loop-b }]\n'),
+      'loop-b.yaml': schedule('loop-b', '  after: [{ schedule: u1 }, { schedule: loop-a }]\n'),
     });
-    expect(lines.length).toBe(1);
-    expect(lines[0]).toMatch(/^c\.yaml:7:\d+ error CF013 /);
+    expect(lines.filter((l) => !l.startsWith('eleven.yaml'))).toMatchInlineSnapshot(`
+      [
+        "loop-a.yaml:7:41 error CF051 dependency cycle: loop-a → loop-b → loop-a
+        hint: a schedule in a cycle would wait for itself forever: remove one spec.after entry of the loop",
+        "twice.yaml:7:41 error CF054 spec.after names "u0" twice
+        hint: name each upstream schedule once",
+      ]
+    `);
+    expect(lines.filter((l) => l.startsWith('eleven.yaml'))).toEqual([expect.stringMatching(/^eleven\.yaml:7:\d+ error CF013 /)]);
+    expect(result.schedules.find((s) => s.definition.name === 'join')!.definition.after).toEqual([
+      { schedule: 'u0', status: 'SUCCESS' },
+      { schedule: 'u1', status: 'SUCCESS' },
+    ]);
+    expect(result.schedules.find((s) => s.definition.name === 'ten')!.definition.after).toHaveLength(10);
   });
 
   it('an input template that cannot be read is located at its character', () => {

@@ -87,4 +87,37 @@ describe('queue hand-off on the embedded database', () => {
     }
     expect(await runOf(runId)).toMatchObject({ status: 'FAILED', attempts: retry.maxAttempts });
   });
+
+  it('a SUCCESS reported through run_finished creates the dependents\' runs in its transaction; a FAILED none', async () => {
+    await applyManifests(
+      database,
+      {
+        'sq.yaml': scheduleManifest('sq', { job: { type: 'queue', system: 'sql', function: 'app.enqueue' }, cron: '0 3 * * *', timeout: '10m', overlap: 'ALLOW', businessDate: { offsetDays: -1 } }),
+        'load.yaml': scheduleManifest('load', { after: [{ schedule: 'sq' }], overlap: 'ALLOW', priority: 'HIGH' }),
+        'local.yaml': scheduleManifest('local', { cron: '0 3 * * *' }),
+        'join.yaml': scheduleManifest('join', { after: [{ schedule: 'sq' }, { schedule: 'local' }], overlap: 'ALLOW' }),
+      },
+      clock.nowMs(),
+    );
+    const succeeded = (await triggerRun(database, { name: 'sq', forceNew: false, nowMs: clock.nowMs(), author })).runId;
+    await handOff();
+    const downstream = async () =>
+      queryRows<{ name: string; status: string; trigger: string; slot: string; day: string | null; upstream: number; upstreams: Record<string, number>; priority: number }>(
+        database.db,
+        sql`select s.name, r.status, r.trigger_type as trigger, r.scheduled_for::text as slot, r.business_date::text as day, c.upstream_run_id::int as upstream, c.upstream_run_ids as upstreams, r.priority
+            from schedule_runs r join schedules s on s.id = r.schedule_id join run_contexts c on c.run_id = r.id where r.trigger_type = 'DEPENDENCY' order by r.id`,
+      );
+    const [upstream] = await queryRows<{ slot: string; day: string }>(database.db, sql`select scheduled_for::text as slot, business_date::text as day from schedule_runs where id = ${succeeded}`);
+    // Reported, and replayed: one downstream run of `load`, none of `join` (its other upstream has not run).
+    for (let report = 0; report < 2; report += 1) await database.db.execute(sql`select cronform.run_finished(${succeeded}, 'SUCCESS', null, 1)`);
+    expect(await downstream()).toEqual([{ name: 'load', status: 'QUEUED', trigger: 'DEPENDENCY', slot: upstream!.slot, day: upstream!.day, upstream: succeeded, upstreams: { sq: succeeded }, priority: 1 }]);
+
+    // A failed report creates nothing (one attempt: FAILED is final).
+    clock.set(clock.nowMs() + 1_000);
+    const failed = (await triggerRun(database, { name: 'sq', forceNew: true, nowMs: clock.nowMs(), author })).runId;
+    await handOff();
+    const [finished] = await queryRows<{ status: string }>(database.db, sql`select cronform.run_finished(${failed}, 'FAILED', 'boom') as status`);
+    expect(finished!.status).toBe('FAILED');
+    expect((await downstream()).map((run) => run.upstream)).toEqual([succeeded]);
+  });
 });

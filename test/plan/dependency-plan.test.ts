@@ -42,4 +42,17 @@ describe('plan of spec.after and spec.inputs', () => {
     const finding = change(p, 'extract').findings.find((f) => f.code === 'CF206');
     expect(finding).toMatchObject({ level: 'HIGH', message: 'disabling extract stops its dependents too: load (HIGH) run only after it succeeds' });
   });
+
+  it('a join names every upstream; disabling any one of them is CF206', () => {
+    const joined = compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *' }], ['load', { after: [{ schedule: 'extract' }, { schedule: 'prices' }], criticality: 'HIGH' }]]);
+    const created = plan(joined, storedAfterApply(before));
+    expect(change(created, 'prices').headline).toMatch(/^new: /);
+    expect(change(created, 'load').headline).toBe('follows extract + prices (one run per business date once all succeed); changed cron, after');
+    const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *', enabled: false }], ['load', { after: [{ schedule: 'extract' }, { schedule: 'prices' }], criticality: 'HIGH' }]]), storedAfterApply(joined));
+    expect(change(p, 'prices').findings.find((f) => f.code === 'CF206')).toMatchObject({ level: 'HIGH', message: 'disabling prices stops its dependents too: load (HIGH) run only after it succeeds' });
+    expect(p.changes.flatMap((c) => c.findings).filter((f) => f.code === 'CF206')).toHaveLength(1);
+    // Back to one upstream: the headline says so.
+    const narrowed = plan(compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH' }]]), storedAfterApply(joined));
+    expect(change(narrowed, 'load').headline).toBe('follows extract (one run per SUCCESS); changed after');
+  });
 });

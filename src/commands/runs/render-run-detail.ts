@@ -93,6 +93,8 @@ export function renderRunDetail(run: RunDetail): string[] {
     ...(run.leaseOwner ? [field('lease', `${makeVisible(run.leaseOwner)} until ${run.leaseExpiresAt ?? '-'}`)] : []),
     field('key', makeVisible(run.idempotencyKey)),
     ...(run.upstreamRunId !== null ? [field('after', `run ${run.upstreamRunId} (its SUCCESS created this run)`)] : []),
+    // A join: every upstream run it waited for, the one above included.
+    ...(Object.keys(run.upstreamRunIds ?? {}).length > 1 ? Object.entries(run.upstreamRunIds ?? {}).map(([schedule, runId]) => field('upstream', `run ${runId} of ${makeVisible(schedule)}`)) : []),
     ...run.downstreamRuns.map((d) => field('created', `run ${d.runId} of ${makeVisible(d.schedule)} (${d.status})`)),
     ...Object.entries(run.inputs ?? {}).map(([name, value]) => field('input', `${makeVisible(name)} = ${makeVisible(value)}`)),
   ];

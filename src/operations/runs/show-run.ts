@@ -133,6 +133,8 @@ export interface RunDetail {
   progress?: RunProgressDetail;
   /** The upstream run whose SUCCESS created this DEPENDENCY run (`spec.after`); null otherwise. */
   upstreamRunId: number | null;
+  /** Every upstream run of this DEPENDENCY run, schedule name → run id (a join has several); null otherwise. */
+  upstreamRunIds: Record<string, number> | null;
   /** The DEPENDENCY runs this run's SUCCESS created. */
   downstreamRuns: Array<{ runId: number; schedule: string; status: string }>;
   /** `spec.inputs` as frozen at the run's first claim; null before it, or without inputs. */
@@ -237,6 +239,7 @@ export async function showRun(database: Database, runId: number): Promise<RunDet
     events: events.map((event) => ({ at: event.at.toISOString(), actor: event.actor, action: event.action, reason: event.reason })),
     ...(reported.progress ? { progress: { ...reported.progress, updatedAt: reported.progress.updatedAt.toISOString(), items: reported.items } } : {}),
     upstreamRunId: context?.upstreamRunId ?? null,
+    upstreamRunIds: context?.upstreamRunIds ?? null,
     downstreamRuns: downstream.map((d) => ({ runId: d.runId, schedule: d.scheduleName, status: d.status })),
     inputs: context?.inputs ?? null,
   };

@@ -47,6 +47,7 @@ export function runContextEnvironment(context: RunContext): Record<string, strin
   }
   if (context.inputs !== undefined) env.CRONFORM_INPUTS = JSON.stringify(context.inputs);
   if (context.upstreamRunId !== undefined) env.CRONFORM_UPSTREAM_RUN_ID = String(context.upstreamRunId);
+  if (context.upstreamRunIds !== undefined) env.CRONFORM_UPSTREAM_RUN_IDS = JSON.stringify(context.upstreamRunIds);
   return env;
 }
 

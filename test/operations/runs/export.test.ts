@@ -69,7 +69,8 @@ async function exportedDatabase(): Promise<Database> {
 
 describe('exportSchedules', () => {
   it('writes a dependent without a cron, with its spec.after and inputs, back to the same digest', async () => {
-    database = await databaseWith([scheduleSource('extract'), scheduleSource('load', { cron: undefined, after: [{ schedule: 'extract' }], inputs: { from: '{{businessDate - 7d}}' } })]);
+    // A join: both upstreams, in manifest order (not alphabetical), come back.
+    database = await databaseWith([scheduleSource('extract'), scheduleSource('prices'), scheduleSource('load', { cron: undefined, after: [{ schedule: 'prices' }, { schedule: 'extract' }], inputs: { from: '{{businessDate - 7d}}' } })]);
     const outDir = path.join(scratch, 'dependent');
     await exportSchedules(database, { outDir, groupBy: 'none', force: false });
     const text = readFileSync(path.join(outDir, 'load.yaml'), 'utf8');
@@ -79,6 +80,7 @@ describe('exportSchedules', () => {
     expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const stored = new Map((await listStoredSchedules(database.db)).map((s) => [s.name, s.digest]));
     expect(compiled.schedules.find((s) => s.definition.name === 'load')?.digest).toBe(stored.get('load'));
+    expect(compiled.schedules.find((s) => s.definition.name === 'load')?.definition.after?.map((a) => a.schedule)).toEqual(['prices', 'extract']);
   });
 
   it('writes manifests that compile back to the stored digests, so plan shows no change', async () => {
