@@ -23,7 +23,7 @@ describe('migrations on embedded PGlite', () => {
     expect(again.appliedNow).toEqual([]);
     expect(describeMigration('embedded', again)).toBe(`embedded: schema up to date, nothing to apply (${before.expected} migrations already applied)`);
     const tables = await queryRows<{ table_name: string }>(database.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
-    expect(tables.map((t) => t.table_name)).toEqual(['active_runs', 'alert_deliveries', 'alerts', 'audit_log', 'queue_handoff_deliveries', 'queue_handoffs', 'run_attempts', 'run_contexts', 'run_daily_rollups', 'run_final_events', 'run_items', 'run_progress', 'run_steps', 'runners', 'schedule_runs', 'schedule_versions', 'schedules', 'settings']);
+    expect(tables.map((t) => t.table_name)).toEqual(['active_runs', 'alert_deliveries', 'alerts', 'audit_log', 'dependency_joins', 'queue_handoff_deliveries', 'queue_handoffs', 'run_attempts', 'run_contexts', 'run_daily_rollups', 'run_final_events', 'run_items', 'run_progress', 'run_steps', 'runners', 'schedule_runs', 'schedule_versions', 'schedules', 'settings']);
   });
 
   it('ensureSchema migrates an embedded database automatically', async () => {

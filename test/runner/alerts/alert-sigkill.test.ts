@@ -103,7 +103,12 @@ spec:
     const firing = await waitFor('another runner to deliver it', () => accepted[0], 150_000);
     expect(firing).toMatchObject({ event: 'firing', dedupKey: requests[0]!.dedupKey, alert: { id: requests[0]!.alert.id, rule: 'run-failed' } });
     expect(firing.runner).not.toBe(owed!.claimed_by);
-    expect((await deliveries())[0]).toMatchObject({ event: 'firing', state: 'DELIVERED', claimed_by: firing.runner });
+    // The receiver answers before the runner records the delivery: wait for the record.
+    const recorded = await waitFor('the delivery to be recorded', async () => {
+      const [row] = await deliveries();
+      return row?.state === 'PENDING' ? undefined : row;
+    }, 30_000);
+    expect(recorded).toMatchObject({ event: 'firing', state: 'DELIVERED', claimed_by: firing.runner });
 
     await insertRun(new Date().toISOString(), 'SUCCESS');
     await waitFor('the resolved message', () => accepted[1], 90_000);
