@@ -94,8 +94,23 @@ describe.runIf(postgresServerUrl).each<PoolMode>(['session', 'transaction'])('be
       return row?.status === 'SUCCESS' ? row : undefined;
     });
     expect(existsSync(marker) && readFileSync(marker, 'utf8')).toBe(runId);
-    // A runner whose notifications arrive (session mode, or a direct --listen-url) has nothing to warn about.
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(runnerLog).not.toMatch(/NOTIFY/);
+
+    // Without --listen-url behind a transaction-mode pooler, a runner says what to do.
+    if (poolMode === 'transaction') {
+      const deaf: ChildProcess = spawn(process.execPath, [cli, 'runner', '--database-url', pooledUrl, '--lease', '5s', '--base-dir', repo], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRONFORM_LOG_LEVEL: 'warn' } });
+      let deafLog = '';
+      deaf.stderr?.on('data', (chunk: Buffer) => (deafLog += chunk.toString()));
+      cleanups.push(async () => {
+        if (deaf.exitCode !== null) return;
+        const exited = new Promise((resolve) => deaf.once('exit', resolve));
+        deaf.kill('SIGTERM');
+        await exited;
+      });
+      await waitFor('the runner to warn that notifications are lost', () => (/--listen-url/.test(deafLog) ? true : undefined), 30_000);
+      expect(deafLog).toMatch(/PgBouncer pool_mode=transaction/);
+      // The runner with a direct LISTEN connection never warned (its probe ended long since).
+      expect(runnerLog).not.toMatch(/NOTIFY/);
+    }
   }, 120_000);
 });
