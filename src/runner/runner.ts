@@ -219,15 +219,19 @@ export class Runner {
     this.worker.interrupt();
     this.wake();
     await this.loop;
-    await this.alertsEvaluated();
-    await this.retentionApplied();
-    this.alerts?.dispatcher.stop();
-    for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
     const returned = await this.worker.returnUnstarted().catch((error: unknown) => {
       this.logger.error('handing back unstarted runs failed; their leases will expire', { error: (error as Error).message });
       return 0;
     });
-    const drained = await this.drain(this.options.drainTimeoutMs ?? 30_000);
+    // The loop no longer heartbeats: the drain renews the running attempts' leases from here on,
+    // while an alert or retention pass still in flight ends (a retention pass can outlast a lease).
+    const draining = this.drain(this.options.drainTimeoutMs ?? 30_000);
+    await this.alertsEvaluated();
+    await this.retentionApplied();
+    this.alerts?.dispatcher.stop();
+    const drained = await draining;
+    // Listening until the drain ends: a `cronform cancel` sent meanwhile still stops its job.
+    for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);
     await this.flushBeforeExit();
     // Killed first, then handed back; with the database unreachable the hand-back fails and the
     // leases expire: the reconciler then resolves those runs like a dead runner's.
@@ -275,11 +279,13 @@ export class Runner {
    * lease must not let another runner declare them stalled and start them again while they run.
    */
   private async drain(timeoutMs: number): Promise<boolean> {
+    if (await this.worker.waitForExecutions(0)) return true;
+    // Renewed first: the loop's last heartbeat may be most of a heartbeat period old already.
     for (let leftMs = timeoutMs; leftMs > 0; ) {
+      await this.worker.heartbeat().catch((error: unknown) => this.logger.error('heartbeat failed while draining', { error: (error as Error).message }));
       const sliceMs = Math.min(leftMs, this.leaseMs / 3);
       if (await this.worker.waitForExecutions(sliceMs)) return true;
       leftMs -= sliceMs;
-      await this.worker.heartbeat().catch((error: unknown) => this.logger.error('heartbeat failed while draining', { error: (error as Error).message }));
     }
     return this.worker.waitForExecutions(0);
   }

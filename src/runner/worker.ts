@@ -479,11 +479,15 @@ export class Worker {
     }
   }
 
-  /** Waits until every started attempt has finished executing (outcomes still to flush), or `timeoutMs` by the clock. */
+  /**
+   * Waits until every started attempt has finished executing (outcomes still to flush), or
+   * `timeoutMs` by the clock. A zero timeout only asks whether they have, without a clock timer.
+   */
   async waitForExecutions(timeoutMs: number): Promise<boolean> {
     const all = Promise.all([...this.inFlight.values()].map((e) => e.done)).then(() => true);
     let cancelTimer: CancelTimer | undefined;
     const timeout = new Promise<boolean>((resolve) => {
+      if (timeoutMs <= 0) return void setImmediate(() => resolve(false));
       cancelTimer = this.options.clock.setTimer(timeoutMs, () => resolve(false));
     });
     try {

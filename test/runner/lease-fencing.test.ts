@@ -18,6 +18,7 @@ import { migrateDatabase } from '../../src/db/migrate.js';
 import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { heldJobs } from './held-jobs.js';
+import { waitFor } from '../support/processes.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const { source: _source, ...policy } = DEFAULT_POLICY;
@@ -223,12 +224,16 @@ describe.runIf(postgresServerUrl)('a graceful shutdown that drains longer than t
       expect(runner.worker.activeCount).toBe(1);
       let stopped = false;
       const stopping = runner.stop().then(() => (stopped = true));
-      // The job runs on for 2.1 s of the drain, more than two leases. The drain waits a third of a
-      // lease at a time; after each, another replica reconciles: a lease left to expire would be taken.
+      const leaseExpiresMs = async () => Date.parse((await queryRows<{ expires: string }>(database.db, sql`select lease_expires_at::text as expires from schedule_runs`))[0]!.expires);
+      // The job runs on for 2.1 s of the drain, more than two leases. The drain renews the lease,
+      // then waits a third of a lease; the clock moves only once both are done (a move while the
+      // renewal is in flight would pass the fence of the lease before it). After each move,
+      // another replica reconciles: a lease left to expire would be taken.
       for (let elapsedMs = 0; elapsedMs < 2_100 && !stopped; elapsedMs += leaseMs / 3) {
-        const sliceEndMs = clock.nowMs() + leaseMs / 3;
-        await Promise.race([clock.waitForTimerDueBy(sliceEndMs), stopping]);
-        clock.set(sliceEndMs);
+        const nowMs = clock.nowMs();
+        await waitFor('the drain to renew the lease', async () => ((await leaseExpiresMs()) >= nowMs + leaseMs || stopped ? true : undefined), 20_000);
+        await Promise.race([clock.waitForTimerDueBy(nowMs + leaseMs / 3), stopping]);
+        clock.set(nowMs + leaseMs / 3);
         await runReconcileTick(database, { nowMs: clock.nowMs(), runnerSilenceMs: 60_000 });
       }
       jobs.finishAll();
