@@ -103,17 +103,21 @@ spec:
     const firing = await waitFor('another runner to deliver it', () => accepted[0], 150_000);
     expect(firing).toMatchObject({ event: 'firing', dedupKey: requests[0]!.dedupKey, alert: { id: requests[0]!.alert.id, rule: 'run-failed' } });
     expect(firing.runner).not.toBe(owed!.claimed_by);
-    // The receiver answers before the runner records the delivery: wait for the record.
+    // The receiver answers before the runner records the delivery: wait for each record.
     const recorded = await waitFor('the delivery to be recorded', async () => {
-      const [row] = await deliveries();
-      return row?.state === 'PENDING' ? undefined : row;
+      const rows = await deliveries();
+      return rows.some((row) => row.state === 'PENDING') ? undefined : rows;
     }, 30_000);
-    expect(recorded).toMatchObject({ event: 'firing', state: 'DELIVERED', claimed_by: firing.runner });
+    expect(recorded).toMatchObject([{ event: 'firing', state: 'DELIVERED', claimed_by: firing.runner }]);
 
     await insertRun(new Date().toISOString(), 'SUCCESS');
     await waitFor('the resolved message', () => accepted[1], 90_000);
     expect(accepted.map((m) => `${m.event} ${m.dedupKey}`)).toEqual([`firing ${firing.dedupKey}`, `resolved cronform-alert-${firing.alert.id}-resolved`]);
+    const settled = await waitFor('the resolved delivery to be recorded', async () => {
+      const rows = await deliveries();
+      return rows.length === 2 && rows.every((row) => row.state !== 'PENDING') ? rows : undefined;
+    }, 30_000);
+    expect(settled.map((d) => `${d.event} ${d.state}`)).toEqual(['firing DELIVERED', 'resolved DELIVERED']);
     expect(requests).toHaveLength(3);
-    expect((await deliveries()).map((d) => `${d.event} ${d.state}`)).toEqual(['firing DELIVERED', 'resolved DELIVERED']);
   }, 300_000);
 });
