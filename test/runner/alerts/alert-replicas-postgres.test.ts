@@ -15,6 +15,7 @@ import { AlertEvaluator } from '../../../src/runner/alerts/evaluator.js';
 import { ManualClock } from '../../../src/shared/clock.js';
 import { applyManifests, scheduleManifest } from '../../support/apply-manifests.js';
 import { createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../../support/databases.js';
+import { waitFor } from '../../support/processes.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const T0 = Date.parse('2026-11-29T12:00:00Z');
@@ -60,6 +61,8 @@ describe.runIf(postgresServerUrl)('alert replicas on real PostgreSQL', () => {
     const evaluateAll = async () => {
       for (let round = 0; round < 3; round += 1) await Promise.all(replicas.map((replica) => replica.evaluate(clock.nowMs(), TARGETS)));
       await Promise.all(replicas.map((replica) => replica.dispatcher.whenIdle()));
+      // The sender records each result after the receiver answered, without awaiting the write.
+      await waitFor('the deliveries to be recorded', async () => ((await queryRows(setup.db, sql`select 1 from alert_deliveries where state = 'PENDING'`)).length === 0 ? true : undefined), 30_000);
     };
 
     await insertRun(T0 + 3_600_000, 'FAILED');
@@ -74,7 +77,7 @@ describe.runIf(postgresServerUrl)('alert replicas on real PostgreSQL', () => {
     await evaluateAll();
     expect(await rows()).toEqual([{ rule: 'run-failed', state: 'RESOLVED', deliveries: 2 }]);
     expect(sent.map((s) => s.split(' ')[1])).toEqual(['firing', 'resolved']);
-  });
+  }, 120_000);
 
   it('`cronform alerts` lists them, --open only the open ones, --json as data', async () => {
     const run = async (...argv: string[]) => captureOutput(() => Alerts.run([...argv, '--database-url', server.url], repoRoot));
