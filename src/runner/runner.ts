@@ -229,6 +229,7 @@ export class Runner {
     await this.alertsEvaluated();
     await this.retentionApplied();
     this.alerts?.dispatcher.stop();
+    await this.alerts?.settled();
     const drained = await draining;
     // Listening until the drain ends: a `cronform cancel` sent meanwhile still stops its job.
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => undefined);

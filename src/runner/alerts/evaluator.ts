@@ -57,6 +57,8 @@ const OUTCOMES_READ = 1;
 const keyOf = (alert: { rule: string; conditionKey: string }) => `${alert.rule} ${alert.conditionKey}`;
 
 export class AlertEvaluator {
+  /** Delivery results being written (recordResult). */
+  private readonly recording = new Set<Promise<void>>();
   private readonly logger: Logger;
   private readonly perSchedule = new SlidingWindowLimit(SCHEDULE_MESSAGE_LIMIT.limit, SCHEDULE_MESSAGE_LIMIT.windowMs);
   /** Firing messages held back by the schedule limit: their resolve is not sent either. */
@@ -158,7 +160,22 @@ export class AlertEvaluator {
     const write = result.suppressed
       ? recordSuppressed(db, key, result.error ?? 'rate-limited')
       : recordDelivery(db, key, result, new Date(this.options.clock.nowMs()), this.options.runnerId, DELIVERY_MAX_ROUNDS);
-    void write.catch((error: unknown) => this.logger.error('recording an alert delivery failed', { alertId: key.alertId, error: (error as Error).message }));
+    const recorded = write.then(
+      () => undefined,
+      (error: unknown) => this.logger.error('recording an alert delivery failed', { alertId: key.alertId, error: (error as Error).message }),
+    );
+    this.recording.add(recorded);
+    void recorded.finally(() => this.recording.delete(recorded));
+  }
+
+  /**
+   * Resolves once the dispatcher has nothing queued or in flight and every result it reported is
+   * written: a stopping runner waits for it after `dispatcher.stop()`, before its database closes,
+   * so that a message this runner did deliver is not left owed (and sent again by another runner).
+   */
+  async settled(): Promise<void> {
+    await this.dispatcher.whenIdle();
+    await Promise.all([...this.recording]);
   }
 }
 

@@ -43,8 +43,6 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
   const received: Received[] = [];
   const connections: Database[] = [];
   const evaluators: AlertEvaluator[] = [];
-  /** Each evaluator's statements not yet answered (see evaluator()). */
-  const inFlightWrites = new Map<AlertEvaluator, Set<Promise<unknown>>>();
 
   beforeAll(async () => {
     server = await createPostgresDatabase();
@@ -75,17 +73,6 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
   async function evaluator(runnerId: string, clock: ManualClock, send?: SendRequest): Promise<AlertEvaluator> {
     const db = await server.open({ maxConnections: 2 });
     connections.push(db);
-    // The evaluator records what its dispatcher did with a message off its own path (a write it
-    // does not await): kept here, so that settle can wait for the records too.
-    const writes = new Set<Promise<unknown>>();
-    const execute = db.db.execute.bind(db.db);
-    db.db.execute = ((query: Parameters<typeof execute>[0]) => {
-      const running = Promise.resolve(execute(query));
-      writes.add(running);
-      const done = () => void writes.delete(running);
-      running.then(done, done);
-      return running;
-    }) as typeof db.db.execute;
     const created = new AlertEvaluator(db, {
       runnerId,
       runnerStartedAtMs: T0,
@@ -97,7 +84,6 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
       delivery: { maxAttempts: 1, ...(send ? { send } : {}) },
     });
     evaluators.push(created);
-    inFlightWrites.set(created, writes);
     return created;
   }
 
@@ -115,19 +101,12 @@ describe.runIf(postgresServerUrl)('alert messages taken over from a runner that 
     );
   const receivedFor = (schedule: string) => received.filter((r) => r.schedule === schedule);
   /**
-   * Lets the dispatcher's detached queues run (its requests go over real sockets), then waits for
-   * the evaluator to record their results: the receiver has answered before the record is written,
-   * and a record still in flight at the next evaluation would let that evaluation take the message
+   * Lets the dispatcher's detached queues run (its requests go over real sockets) and the evaluator
+   * record their results (`settled`): the receiver has answered before the record is written, and
+   * a record still in flight at the next evaluation would let that evaluation take the message
    * over again.
    */
-  const settle = async (...of: AlertEvaluator[]) => {
-    for (;;) {
-      await Promise.all(of.map((e) => e.dispatcher.whenIdle()));
-      const writes = of.flatMap((e) => [...inFlightWrites.get(e)!]);
-      if (writes.length === 0) return;
-      await Promise.allSettled(writes);
-    }
-  };
+  const settle = (...of: AlertEvaluator[]) => Promise.all(of.map((e) => e.settled()));
 
   beforeAll(async () => {
     const critical = { cron: '0 * * * *', criticality: 'CRITICAL' };
