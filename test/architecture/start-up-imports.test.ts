@@ -70,6 +70,26 @@ describe('cronform status on PostgreSQL loads only what it uses', () => {
   });
 });
 
+describe('cronform validate loads only what it uses', () => {
+  const { files, packages } = eagerGraph('src/commands/validate.ts');
+
+  it('follows the graph at all', () => {
+    expect(files).toContain('src/compile/compile-sources.ts');
+    expect(files).toContain('src/manifest/schema-validator.generated.ts');
+    expect(packages).toContain('@oclif/core');
+  });
+
+  it('does not load luxon (a 260 kB module, ~15 ms of start-up): input templates shift dates with civil.ts', () => {
+    expect(files).toContain('src/compile/input-templates.ts');
+    expect(packages).not.toContain('luxon');
+  });
+
+  it('loads nothing of databases, plans or the runner', () => {
+    for (const name of ['pg', 'drizzle-orm', 'ajv', 'yaml', 'diff', 'pino', 'prom-client', 'chokidar']) expect(packages).not.toContain(name);
+    expect([...files].filter((file) => /^src\/(db|plan|runner|http)\//.test(file))).toEqual([]);
+  });
+});
+
 describe('the database client', () => {
   it('gives drizzle no schema at runtime: nothing uses relational queries, and building them costs every command', () => {
     expect(eagerGraph('src/db/client.ts').files).not.toContain('src/db/schema.ts');
