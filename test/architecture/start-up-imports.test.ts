@@ -84,6 +84,11 @@ describe('cronform validate loads only what it uses', () => {
     expect(packages).not.toContain('luxon');
   });
 
+  it("does not load ajv-formats with the generated validator: its formats come from schema-formats.ts, on first need", () => {
+    expect(files).toContain('src/manifest/schema-formats.ts');
+    expect(readFileSync(path.join(repoRoot, 'src/manifest/schema-validator.generated.ts'), 'utf8')).not.toContain('ajv-formats');
+  });
+
   it('loads nothing of databases, plans or the runner', () => {
     for (const name of ['pg', 'drizzle-orm', 'ajv', 'yaml', 'diff', 'pino', 'prom-client', 'chokidar']) expect(packages).not.toContain(name);
     expect([...files].filter((file) => /^src\/(db|plan|runner|http)\//.test(file))).toEqual([]);
