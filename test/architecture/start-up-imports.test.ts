@@ -59,6 +59,12 @@ describe('cronform status on PostgreSQL loads only what it uses', () => {
     expect(files).not.toContain('src/db/schema.ts');
   });
 
+  it("imports `sql` from drizzle's sql module, not its root (~100 modules), and no queue hand-off statements", () => {
+    expect(packages).toContain('drizzle-orm/sql/sql');
+    expect(packages).not.toContain('drizzle-orm');
+    expect(files).not.toContain('src/db/queue-handoff-queries.ts');
+  });
+
   it('does not load the runs command to print a table', () => {
     expect(files).not.toContain('src/commands/runs.ts');
   });
