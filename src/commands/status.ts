@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { withDatabase } from '../operations/database.js';
+import { withStatementDatabase } from '../operations/database.js';
 import { readScheduleStatus, type ScheduleStatusEntry, type ScheduleStatusReport } from '../operations/runs/schedule-status.js';
 import { parseDurationFlag } from '../operations/runs/time-input.js';
 import { systemClock } from '../shared/clock.js';
@@ -33,7 +33,7 @@ export default class Status extends CronformCommand {
     const staleAfterMs = parseDurationFlag(flags['stale-after'], '--stale-after');
     const overdueAfterMs = flags['overdue-after'] === undefined ? undefined : parseDurationFlag(flags['overdue-after'], '--overdue-after');
     // One connection: three read-only statements and no transaction (DatabaseChoice.maxConnections).
-    const report = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd(), maxConnections: 1 }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
+    const report = await withStatementDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd(), maxConnections: 1 }, (database) => readScheduleStatus(database, { nowMs: systemClock.nowMs(), staleAfterMs, overdueAfterMs }));
     this.renderSchedules(report);
     this.log('');
     this.renderRunners(report);

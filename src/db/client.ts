@@ -7,8 +7,12 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { CasingCache } from 'drizzle-orm/casing';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql, type SQL } from 'drizzle-orm';
+// `sql` from its own module, not drizzle's root: the root loads ~100 modules (every column type,
+// relations, the query builders' helpers), about 80 ms of CPU of `status`'s start-up (bench/cli-start).
+import { fillPlaceholders, sql, type SQL } from 'drizzle-orm/sql/sql';
 import type pg from 'pg';
 import type * as schema from './schema.js';
 
@@ -39,11 +43,25 @@ export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = Parameters<Parameters<AppDatabase['transaction']>[0]>[0];
 export type Executor = AppDatabase | Transaction;
 
-export interface Database {
+/** What runs a raw `sql` statement: drizzle's database or a transaction, or a pool without drizzle. */
+export interface StatementExecutor {
+  execute(query: SQL): PromiseLike<unknown>;
+}
+
+/**
+ * A database for raw `sql` statements only, which is all `status` runs: on PostgreSQL a pool
+ * without drizzle's session (openStatementDatabase), else a Database.
+ */
+export interface StatementDatabase {
   engine: Engine;
-  db: AppDatabase;
+  db: StatementExecutor;
   /** Human description without credentials, for messages. */
   label: string;
+  close(): Promise<void>;
+}
+
+export interface Database extends StatementDatabase {
+  db: AppDatabase;
   /**
    * LISTEN on a channel; resolves once listening. The returned function stops listening. If the
    * connection drops it is re-opened with backoff until it works again; notifications sent in
@@ -110,6 +128,46 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   return (await openPglite(options)).database;
 }
+
+/**
+ * PostgreSQL for raw statements only: a pg pool that runs each statement as drizzle's node-postgres
+ * session runs `db.execute` (the text PgDialect renders, the same row parsing, failures wrapped in
+ * DrizzleQueryError), without loading that session, PgDialect and the query builders (~90
+ * modules, most of what drizzle costs `status`'s start-up, bench/cli-start).
+ * test/db/statement-database.test.ts holds the two to the same text, rows and errors.
+ */
+export function openStatementDatabase(options: { url: string; maxConnections?: number | undefined; label?: string }): StatementDatabase {
+  const pg = loadPg();
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const casing = new CasingCache();
+  // drizzle's NodePgPreparedQuery keeps dates, timestamps and intervals (and their arrays) as text.
+  const types = { getTypeParser: (typeId: number, format?: string) => (TEXT_TYPE_IDS.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')) } as pg.CustomTypesConfig;
+  return {
+    engine: 'postgres',
+    db: {
+      async execute(query: SQL) {
+        const built = query.toQuery({ casing, escapeName: escapePgName, escapeParam: escapePgParam, escapeString: escapePgString });
+        const params = fillPlaceholders(built.params, {});
+        try {
+          return await pool.query({ text: built.sql, types }, params);
+        } catch (error) {
+          throw new DrizzleQueryError(built.sql, params, error as Error);
+        }
+      },
+    },
+    label: options.label ?? redactUrl(options.url),
+    close: () => pool.end(),
+  };
+}
+
+/** timestamptz, timestamp, date, interval, and the arrays _numeric, _timestamp, _timestamptz, _interval, _date: as drizzle-orm/node-postgres's session lists them. */
+const TEXT_TYPE_IDS = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+// PgDialect's escapeName, escapeParam and escapeString.
+const escapePgName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const escapePgParam = (index: number) => `$${index + 1}`;
+const escapePgString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** The embedded engine with its PGlite client, for the process that serves it to others. */
 export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'inMemory'>): Promise<{ database: Database; client: PGlite }> {
@@ -256,8 +314,8 @@ async function listenPostgres(url: string, channel: string, onNotify: (payload: 
   };
 }
 
-/** Rows of a raw statement; both engines return `{ rows }`. */
-export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+/** Rows of a raw statement; both engines, and openStatementDatabase's pool, return `{ rows }`. */
+export async function queryRows<T>(executor: StatementExecutor, query: SQL): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

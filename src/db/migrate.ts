@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { queryRows, type Database } from './client.js';
+import { sql } from 'drizzle-orm/sql/sql';
+import { queryRows, type Database, type StatementDatabase } from './client.js';
 
 /** Both `src/db` and `dist/db` sit two levels below the package root. */
 export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations');
@@ -35,7 +35,7 @@ function readJournal(): JournalEntry[] {
   return journal.entries;
 }
 
-export async function readSchemaStatus(database: Database): Promise<SchemaStatus> {
+export async function readSchemaStatus(database: StatementDatabase): Promise<SchemaStatus> {
   const entries = readJournal();
   const [exists] = await queryRows<{ present: boolean }>(database.db, sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
   let lastApplied = 0;
@@ -109,11 +109,13 @@ export class SchemaBehindError extends Error {
 
 /** Embedded databases migrate automatically; PostgreSQL must be migrated explicitly. */
 export async function ensureSchema(database: Database): Promise<void> {
+  if (database.engine !== 'pglite') return requireSchemaUpToDate(database);
   const status = await readSchemaStatus(database);
-  if (status.upToDate) return;
-  if (database.engine === 'pglite') {
-    await migrateDatabase(database);
-    return;
-  }
-  throw new SchemaBehindError(status);
+  if (!status.upToDate) await migrateDatabase(database);
+}
+
+/** PostgreSQL: a schema that is behind stops the command, with the migrations to run. */
+export async function requireSchemaUpToDate(database: StatementDatabase): Promise<void> {
+  const status = await readSchemaStatus(database);
+  if (!status.upToDate) throw new SchemaBehindError(status);
 }

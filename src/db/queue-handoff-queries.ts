@@ -150,41 +150,6 @@ export async function recordHandOff(tx: Executor, runnerId: string, record: Hand
   return rows.length === 1;
 }
 
-export interface HandedOffRunRow {
-  runId: number;
-  schedule: string;
-  attempt: number;
-  system: string;
-  target: string;
-  externalJobId: string | null;
-  handedOffAt: Date;
-  lastReportAt: Date | null;
-  leaseExpiresAt: Date | null;
-}
-
-/** Runs handed to a queue and not finished yet (`status`), oldest hand-off first; through active_runs, never a scan of the run history. */
-export async function listHandedOffRuns(executor: Executor, limit: number): Promise<HandedOffRunRow[]> {
-  const rows = await queryRows<Record<string, string | number | null>>(
-    executor,
-    sql`select r.id, s.name as schedule, r.attempts, h.system, h.target, h.external_job_id, h.handed_off_at, h.last_heartbeat_at, r.lease_expires_at
-        from active_runs a join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
-        join queue_handoffs h on h.run_id = r.id and h.attempt = r.attempts
-        where a.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_owner like 'queue:%'
-        order by h.handed_off_at, r.id limit ${limit}`,
-  );
-  return rows.map((r) => ({
-    runId: Number(r.id),
-    schedule: String(r.schedule),
-    attempt: Number(r.attempts),
-    system: String(r.system),
-    target: String(r.target),
-    externalJobId: r.external_job_id === null ? null : String(r.external_job_id),
-    handedOffAt: new Date(r.handed_off_at as string),
-    lastReportAt: r.last_heartbeat_at === null ? null : new Date(r.last_heartbeat_at as string),
-    leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at as string),
-  }));
-}
-
 export interface HandOffDetail {
   attempt: number;
   system: string;

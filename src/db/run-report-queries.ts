@@ -1,6 +1,6 @@
 /** Read-only statements behind `runs` and `status` (SPEC §7 operations). */
-import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from './client.js';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { queryRows, type StatementExecutor } from './client.js';
 import { toDate, toDateOnly, toOptionalDate } from './row-values.js';
 
 export interface RunListFilter {
@@ -59,7 +59,7 @@ interface RunListDbRow {
 
 
 /** Newest slot first. */
-export async function listRuns(executor: Executor, filter: RunListFilter): Promise<RunListRow[]> {
+export async function listRuns(executor: StatementExecutor, filter: RunListFilter): Promise<RunListRow[]> {
   const conditions: SQL[] = [sql`true`];
   // By id, so the schedule's runs come from its slot key newest first: a name condition on the
   // join read every run of the table (bench/retention: 21× slower with 200,000 runs stored).
@@ -181,13 +181,13 @@ function pageConditions(page: SchedulePage | undefined): SQL {
 }
 
 /** Active schedules on all pages of `page` (its offset and limit ignored). */
-export async function countActiveSchedules(executor: Executor, page?: Omit<SchedulePage, 'offset' | 'limit'>): Promise<number> {
+export async function countActiveSchedules(executor: StatementExecutor, page?: Omit<SchedulePage, 'offset' | 'limit'>): Promise<number> {
   const [row] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from schedules s where ${pageConditions({ offset: 0, limit: 0, ...page })}`);
   return Number(row!.n);
 }
 
 /** The names of the active schedules on `page`, in name order. */
-export async function listActiveScheduleNames(executor: Executor, page: SchedulePage): Promise<string[]> {
+export async function listActiveScheduleNames(executor: StatementExecutor, page: SchedulePage): Promise<string[]> {
   const rows = await queryRows<{ name: string }>(executor, sql`select s.name from schedules s where ${pageConditions(page)} order by s.name limit ${page.limit} offset ${page.offset}`);
   return rows.map((r) => r.name);
 }
@@ -200,7 +200,7 @@ export const STATUS_SLOT_SLACK_MS = 86_400_000;
  * FAILED); start delay is started_at − scheduled_for of SCHEDULED runs (started_at is the first
  * attempt's start), as percentile_cont over the window.
  */
-export async function summarizeScheduleStatus(executor: Executor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
+export async function summarizeScheduleStatus(executor: StatementExecutor, window: StatusWindow): Promise<ScheduleStatusRow[]> {
   const since = window.statsSince.toISOString();
   // Every figure reads the schedule's runs through its (schedule_id, scheduled_for) key from here
   // on, so a long history costs nothing (bench/retention): a run whose slot is more than
@@ -278,7 +278,7 @@ export async function summarizeScheduleStatus(executor: Executor, window: Status
   }));
 }
 
-export async function scheduleNameExists(executor: Executor, name: string): Promise<boolean> {
+export async function scheduleNameExists(executor: StatementExecutor, name: string): Promise<boolean> {
   const rows = await queryRows<{ id: string | number }>(executor, sql`select id from schedules where name = ${name}`);
   return rows.length > 0;
 }
@@ -299,7 +299,7 @@ export interface RunnerRow {
  * Runners not marked stopped, and those that stopped or went silent after `since`, latest
  * heartbeat first: a restart adds a row, so older ones are history, not news.
  */
-export async function listRecentRunners(executor: Executor, since: Date, limit: number): Promise<RunnerRow[]> {
+export async function listRecentRunners(executor: StatementExecutor, since: Date, limit: number): Promise<RunnerRow[]> {
   const rows = await queryRows<{ id: string; hostname: string; pid: number; version: string; started_at: Date | string; heartbeat_at: Date | string; stopped_at: Date | string | null; in_flight: number }>(
     executor,
     sql`select w.id, w.hostname, w.pid, w.version, w.started_at, w.heartbeat_at, w.stopped_at, coalesce(flight.n, 0)::int as in_flight
@@ -321,5 +321,44 @@ export async function listRecentRunners(executor: Executor, since: Date, limit: 
     heartbeatAt: toDate(r.heartbeat_at),
     stoppedAt: toOptionalDate(r.stopped_at),
     runsInFlight: Number(r.in_flight),
+  }));
+}
+
+export interface HandedOffRunRow {
+  runId: number;
+  schedule: string;
+  attempt: number;
+  system: string;
+  target: string;
+  externalJobId: string | null;
+  handedOffAt: Date;
+  lastReportAt: Date | null;
+  leaseExpiresAt: Date | null;
+}
+
+/**
+ * Runs handed to a queue and not finished yet (`status`), oldest hand-off first; through active_runs,
+ * never a scan of the run history. Here, not in queue-handoff-queries.ts, so `status` loads only
+ * its read-only statements.
+ */
+export async function listHandedOffRuns(executor: StatementExecutor, limit: number): Promise<HandedOffRunRow[]> {
+  const rows = await queryRows<Record<string, string | number | null>>(
+    executor,
+    sql`select r.id, s.name as schedule, r.attempts, h.system, h.target, h.external_job_id, h.handed_off_at, h.last_heartbeat_at, r.lease_expires_at
+        from active_runs a join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+        join queue_handoffs h on h.run_id = r.id and h.attempt = r.attempts
+        where a.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_owner like 'queue:%'
+        order by h.handed_off_at, r.id limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    runId: Number(r.id),
+    schedule: String(r.schedule),
+    attempt: Number(r.attempts),
+    system: String(r.system),
+    target: String(r.target),
+    externalJobId: r.external_job_id === null ? null : String(r.external_job_id),
+    handedOffAt: new Date(r.handed_off_at as string),
+    lastReportAt: r.last_heartbeat_at === null ? null : new Date(r.last_heartbeat_at as string),
+    leaseExpiresAt: r.lease_expires_at === null ? null : new Date(r.lease_expires_at as string),
   }));
 }

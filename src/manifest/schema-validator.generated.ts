@@ -1,6 +1,7 @@
 // Generated from schema/cronform.schema.json by `npm run gen:validator`: edit the schema, never this file.
 // @ts-nocheck: this is ajv's JavaScript; validate-schema.ts gives it its type.
 import { createRequire } from 'node:module';
+import * as schemaFormats from './schema-formats.js';
 
 const require = createRequire(import.meta.url);
 export const validate = validate20;
@@ -15,7 +16,7 @@ const schema38 = {"title":"RiskAcceptance","description":"An accepted plan risk 
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
 const pattern6 = new RegExp("^CF[0-9]{3}$", "u");
-const formats0 = require("ajv-formats/dist/formats").fullFormats.date;
+const formats0 = schemaFormats.date;
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -896,7 +897,7 @@ const schema57 = {"description":"HTTP method.","type":"string","enum":["GET","PO
 const schema59 = {"description":"Request body: a string sent as is, or an object sent as JSON.","anyOf":[{"type":"string"},{"type":"object"}]};
 const schema60 = {"description":"Status codes that count as success: codes such as 204 or ranges such as \"200-299\".","type":"array","minItems":1,"items":{"anyOf":[{"type":"integer","minimum":100,"maximum":599},{"type":"string","pattern":"^[1-5][0-9]{2}-[1-5][0-9]{2}$"}]},"default":["200-299"]};
 const pattern15 = new RegExp("^[1-5][0-9]{2}-[1-5][0-9]{2}$", "u");
-const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
+const formats2 = schemaFormats.uri;
 const schema58 = {"description":"Request headers: literal non-secret strings, or { fromEnv: NAME } for secrets.","type":"object","propertyNames":{"pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"additionalProperties":{"$ref":"#/$defs/stringOrSecretRef"}};
 const pattern14 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
 

@@ -6,8 +6,8 @@
  * a command on PostgreSQL never loads them (start-up is a target, bench/cli-start).
  */
 import path from 'node:path';
-import { DEFAULT_DATA_DIR, openDatabase, type Database, type Engine } from '../db/client.js';
-import { ensureSchema, SchemaBehindError } from '../db/migrate.js';
+import { DEFAULT_DATA_DIR, openDatabase, openStatementDatabase, type Database, type Engine, type StatementDatabase } from '../db/client.js';
+import { ensureSchema, requireSchemaUpToDate, SchemaBehindError } from '../db/migrate.js';
 import type { Logger } from '../shared/logger.js';
 
 const loadEmbedded = () => import('./embedded-database.js');
@@ -68,6 +68,23 @@ export async function ensureSchemaOrClose(database: Database): Promise<void> {
 export async function withDatabase<T>(choice: DatabaseChoice, run: (database: Database) => Promise<T>): Promise<T> {
   const database = await openChosenDatabase(choice);
   try {
+    return await run(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Open, run raw statements only, and always close: `status`. On PostgreSQL a pool without
+ * drizzle's session and query builders (client.ts openStatementDatabase: most of what drizzle cost
+ * its start-up); the embedded engine opens as withDatabase does.
+ */
+export async function withStatementDatabase<T>(choice: DatabaseChoice, run: (database: StatementDatabase) => Promise<T>): Promise<T> {
+  const url = chosenUrl(choice);
+  if (!url) return withDatabase(choice, run);
+  const database = openStatementDatabase({ url, maxConnections: choice.maxConnections });
+  try {
+    await requireSchemaUpToDate(database);
     return await run(database);
   } finally {
     await database.close();

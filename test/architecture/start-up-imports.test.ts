@@ -59,6 +59,12 @@ describe('cronform status on PostgreSQL loads only what it uses', () => {
     expect(files).not.toContain('src/db/schema.ts');
   });
 
+  it("imports `sql` from drizzle's sql module, not its root (~100 modules), and no queue hand-off statements", () => {
+    expect(packages).toContain('drizzle-orm/sql/sql');
+    expect(packages).not.toContain('drizzle-orm');
+    expect(files).not.toContain('src/db/queue-handoff-queries.ts');
+  });
+
   it('does not load the runs command to print a table', () => {
     expect(files).not.toContain('src/commands/runs.ts');
   });
@@ -67,6 +73,31 @@ describe('cronform status on PostgreSQL loads only what it uses', () => {
     expect(packages).not.toContain('pg');
     for (const name of ['yaml', 'ajv', 'luxon', 'croner', 'cronstrue', 'diff', 'pino', 'prom-client', 'chokidar']) expect(packages).not.toContain(name);
     expect([...files].filter((file) => /^src\/(manifest|plan|runner|http)\//.test(file))).toEqual([]);
+  });
+});
+
+describe('cronform validate loads only what it uses', () => {
+  const { files, packages } = eagerGraph('src/commands/validate.ts');
+
+  it('follows the graph at all', () => {
+    expect(files).toContain('src/compile/compile-sources.ts');
+    expect(files).toContain('src/manifest/schema-validator.generated.ts');
+    expect(packages).toContain('@oclif/core');
+  });
+
+  it('does not load luxon (a 260 kB module, ~15 ms of start-up): input templates shift dates with civil.ts', () => {
+    expect(files).toContain('src/compile/input-templates.ts');
+    expect(packages).not.toContain('luxon');
+  });
+
+  it("does not load ajv-formats with the generated validator: its formats come from schema-formats.ts, on first need", () => {
+    expect(files).toContain('src/manifest/schema-formats.ts');
+    expect(readFileSync(path.join(repoRoot, 'src/manifest/schema-validator.generated.ts'), 'utf8')).not.toContain('ajv-formats');
+  });
+
+  it('loads nothing of databases, plans or the runner', () => {
+    for (const name of ['pg', 'drizzle-orm', 'ajv', 'yaml', 'diff', 'pino', 'prom-client', 'chokidar']) expect(packages).not.toContain(name);
+    expect([...files].filter((file) => /^src\/(db|plan|runner|http)\//.test(file))).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * --version itself (dist/cli-help.txt, rendered at build): it must print what oclif prints.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -96,5 +97,25 @@ describe('start-up of a command on PostgreSQL (bench/cli-start)', () => {
     ].join('\n');
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { cwd: repoRoot });
     expect(JSON.parse(stdout)).toEqual({ undici: false, same: true, navigator: Number(process.versions.node.split('.')[0]) >= 21 ? 'object' : 'undefined', pool: 'function' });
+  });
+
+  it("status runs its statements without drizzle's root, session and query builders, and loads no queue hand-off code", async () => {
+    // Every module the CLI loads, recorded by a resolve hook; the URL refuses connections, so the
+    // command fails after loading all it loads on PostgreSQL (src/operations/database.ts withStatementDatabase).
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'cronform-status-modules-'));
+    const log = path.join(scratch, 'modules.log');
+    const hooks = `import { appendFileSync } from 'node:fs'; export async function resolve(specifier, context, next) { const resolved = await next(specifier, context); appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n'); return resolved; }`;
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    try {
+      const result = await promisify(execFile)(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, 'bin/run.js', 'status', '--database-url', 'postgres://cronform@127.0.0.1:1/none'], { cwd: repoRoot }).catch((error: { stderr: string; code: number }) => error);
+      expect('code' in result && result.code).toBe(1);
+      const loaded = readFileSync(log, 'utf8').split('\n').map((url) => url.replace(/^.*\/node_modules\//, '').replace(/^file:.*\/dist\//, 'dist/'));
+      expect(loaded).toContain('dist/db/run-report-queries.js');
+      expect(loaded).toContain('drizzle-orm/sql/sql.js');
+      expect(loaded.filter((url) => /^drizzle-orm\/(index\.js|node-postgres\/|pg-core\/(db|dialect|session|query-builders\/))/.test(url))).toEqual([]);
+      expect(loaded).not.toContain('dist/db/queue-handoff-queries.js');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { evaluateInputs, parseInputTemplate } from '../../src/compile/input-templates.js';
 import { placeholderValues, substitutePlaceholders } from '../../src/runner/executors/placeholders.js';
@@ -35,6 +36,24 @@ describe('input templates', () => {
 
   it('a run without a business date fails the input that needs one, naming it', () => {
     expect(evaluateInputs({ day: '{{businessDate}}' }, { ...context, businessDate: null })).toEqual({ ok: false, error: 'input day: the run has no business date' });
+  });
+
+  it('shifts a business date as luxon did, over leap years, month and year ends and every offset allowed', () => {
+    // The arithmetic was luxon's until validate stopped loading it (bench/cli-start): same answers.
+    const offsets = [-3660, -1461, -366, -365, -60, -31, -29, -28, -7, -1, 1, 6, 7, 28, 29, 30, 31, 59, 365, 366, 1461, 3660];
+    for (let day = DateTime.utc(1999, 1, 1); day.year < 2102; day = day.plus({ days: 13 })) {
+      const businessDate = day.toISODate()!;
+      for (const offset of offsets) {
+        const template = `{{businessDate ${offset < 0 ? '-' : '+'} ${Math.abs(offset)}d}}`;
+        expect(evaluateInputs({ value: template }, { ...context, businessDate }), `${businessDate} ${offset}`).toEqual({ ok: true, values: { value: day.plus({ days: offset }).toISODate() } });
+      }
+    }
+  });
+
+  it('refuses a business date that is not a calendar date instead of shifting it', () => {
+    for (const businessDate of ['2026-02-30', '2026-13-01', '2026-00-10', '2026-3-1', '20260301']) {
+      expect(evaluateInputs({ day: '{{businessDate - 1d}}' }, { ...context, businessDate })).toEqual({ ok: false, error: `input day: the run's business date ${JSON.stringify(businessDate)} is not a YYYY-MM-DD date` });
+    }
   });
 
   it('jobs read frozen inputs as {{inputs.NAME}}; an unknown input is an error', () => {

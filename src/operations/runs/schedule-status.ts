@@ -4,10 +4,9 @@
  * whether any is alive (liveness.ts says how each is judged). "Today" is the current UTC day:
  * schedules live in many zones, and one fixed day for all keeps the column comparable.
  */
-import { listHandedOffRuns } from '../../db/queue-handoff-queries.js';
 import { DEFAULT_POLICY } from '../../compile/definition.js';
-import type { Database } from '../../db/client.js';
-import { listRecentRunners, summarizeScheduleStatus, type SchedulePage } from '../../db/run-report-queries.js';
+import type { StatementDatabase } from '../../db/client.js';
+import { listHandedOffRuns, listRecentRunners, summarizeScheduleStatus, type SchedulePage } from '../../db/run-report-queries.js';
 import { readStoredPolicy } from '../../db/settings-queries.js';
 import { MS_PER_DAY } from '../../time/civil.js';
 import { classifyRunner, DEFAULT_RUNNER_STALE_AFTER_MS, evaluateHealth, findOverdue, type HealthCheck, type Overdue, type RunnerState } from './liveness.js';
@@ -100,7 +99,7 @@ export interface StatusOptions {
   recentRunsCap?: number | undefined;
 }
 
-export async function readScheduleStatus(database: Database, options: StatusOptions): Promise<ScheduleStatusReport> {
+export async function readScheduleStatus(database: StatementDatabase, options: StatusOptions): Promise<ScheduleStatusReport> {
   const { nowMs } = options;
   const dayStartMs = Math.floor(nowMs / MS_PER_DAY) * MS_PER_DAY;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_RUNNER_STALE_AFTER_MS;
