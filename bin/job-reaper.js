@@ -5,12 +5,13 @@
 // process's stdin open and reports each job's group (`+pgid` / `-pgid`); when stdin closes (the
 // runner is gone, however it died) every group still listed gets SIGTERM, then SIGKILL.
 //
-// A group is reported once spawn() has returned, and spawn() takes a while (fork of a large
-// process, then waiting for the exec): a runner killed inside it leaves a job this process was
-// never told about (the chaos suite found such orphans, alive minutes later). So every job also
-// carries the runner's marker in its environment (argv[3], `NAME=token`), and on Linux the
-// groups of the processes that carry it are found in /proc and stopped as well: once at the
-// SIGTERM, and again at the SIGKILL, for a job that was still between fork and exec at the first.
+// A group is reported after spawn() has returned (at the end of that turn of the runner's event
+// loop, with the other groups of the turn), and spawn() takes a while (fork of a large process,
+// then waiting for the exec): a runner killed before that leaves a job this process was never
+// told about (the chaos suite found such orphans, alive minutes later). So every job also carries
+// the runner's marker in its environment (argv[3], `NAME=token`), and on Linux the groups of the
+// processes that carry it are found in /proc and stopped as well: once at the SIGTERM, and again
+// at the SIGKILL, for a job that was still between fork and exec at the first.
 // Plain JavaScript with no dependencies: it must start without the build.
 import { readdirSync, readFileSync } from 'node:fs';
 

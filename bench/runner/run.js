@@ -4,10 +4,11 @@
  *   throughput — 20,000 no-op jobs by 1 and 2 processes (plus real `true` processes for cronform)
  *   delay      — start delay of 200 minute crons + 50 per-second crons
  *   scale      — 100,000 schedules: tick cost with nothing due, runner RSS idle, apply time
+ *   real       — real `true` command jobs against a bare spawn('true') loop, alternated (no peers needed)
  *
  *   npm --prefix bench/runner ci && npm run build
- *   npm run bench:runner -- [--only throughput|delay|scale[,…]] [--full] [--duration 60] [--keep]
- *     [--count 20000] [--real-count 500] [--concurrency 10] [--scale-count 100000] [--apply-all]
+ *   npm run bench:runner -- [--only throughput|delay|scale|real[,…]] [--full] [--duration 60] [--keep]
+ *     [--count 20000] [--real-count 500] [--real-rounds 3] [--concurrency 10] [--scale-count 100000] [--apply-all]
  *     [--apply-batch 5000] [--idle 60] [--server postgres://postgres@127.0.0.1:5432/postgres] [--no-fail]
  * --full: 180 s of start delay, pg-boss also with 1 s cron checks, and all 100,000 schedules
  * through plan/apply (instead of 5,000 applied + SQL clones); ~20 minutes more. Exits 1 when a
@@ -25,7 +26,11 @@ import { DEFAULT_SERVER_URL } from './databases.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
-const BENCHMARKS = ['throughput', 'delay', 'scale'];
+const BENCHMARKS = ['throughput', 'delay', 'scale', 'real'];
+/** What runs without a list: `real` is run on its own (throughput has its two rows). */
+const DEFAULT_BENCHMARKS = ['throughput', 'delay', 'scale'];
+/** The benchmarks that start graphile-worker and pg-boss. */
+const NEEDS_PEERS = ['throughput', 'delay'];
 
 function parseOptions(argv) {
   const value = (name, fallback) => {
@@ -33,7 +38,7 @@ function parseOptions(argv) {
     return index === -1 ? fallback : argv[index + 1];
   };
   const full = argv.includes('--full');
-  const only = value('--only', BENCHMARKS.join(',')).split(',');
+  const only = value('--only', DEFAULT_BENCHMARKS.join(',')).split(',');
   const unknown = only.filter((name) => !BENCHMARKS.includes(name));
   if (unknown.length > 0) throw new Error(`--only takes ${BENCHMARKS.join('|')}, not ${unknown.join(',')}`);
   return {
@@ -44,6 +49,7 @@ function parseOptions(argv) {
     serverUrl: value('--server', process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER_URL),
     count: Number(value('--count', 20_000)),
     realCount: Number(value('--real-count', 500)),
+    realRounds: Number(value('--real-rounds', 3)),
     durationMs: Number(value('--duration', full ? 180 : 60)) * 1000,
     delayConcurrency: Number(value('--concurrency', 10)),
     scaleCount: Number(value('--scale-count', 100_000)),
@@ -63,9 +69,13 @@ function ensureBuilt() {
   if (!existsSync(entry)) throw new Error('build failed: nothing to measure');
 }
 
-function peerVersion(name) {
+/** The installed version of a peer; throws when missing and `required` (a benchmark that runs it is selected). */
+function peerVersion(name, required) {
   const file = path.join(here, 'node_modules', name, 'package.json');
-  if (!existsSync(file)) throw new Error(`${name} is not installed: run \`npm --prefix bench/runner ci\` first`);
+  if (!existsSync(file)) {
+    if (required) throw new Error(`${name} is not installed: run \`npm --prefix bench/runner ci\` first`);
+    return 'not installed';
+  }
   return JSON.parse(readFileSync(file, 'utf8')).version;
 }
 
@@ -74,7 +84,8 @@ function describeSetup(options) {
   const pgVersion = spawnSync('psql', [options.serverUrl, '-Atc', 'show server_version'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
   console.log(`# Runner benchmark — ${new Date().toISOString()}`);
   console.log(`cronform ${git} (dist/), Node ${process.version}, PostgreSQL ${pgVersion}, ${options.cores} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
-  console.log(`graphile-worker ${peerVersion('graphile-worker')}, pg-boss ${peerVersion('pg-boss')}; benchmarks: ${options.only.join(', ')}${options.full ? ' (--full)' : ''}`);
+  const required = options.only.some((name) => NEEDS_PEERS.includes(name));
+  console.log(`graphile-worker ${peerVersion('graphile-worker', required)}, pg-boss ${peerVersion('pg-boss', required)}; benchmarks: ${options.only.join(', ')}${options.full ? ' (--full)' : ''}`);
   console.log(`dist fingerprint ${fingerprintDist()}; ${describeLoad()}`);
 }
 
@@ -111,6 +122,7 @@ for (const name of options.only) {
     if (name === 'throughput') missed.push(...(await (await import('./throughput.js')).runThroughputBenchmark(options)));
     if (name === 'delay') missed.push(...(await (await import('./start-delay.js')).runStartDelayBenchmark(options)));
     if (name === 'scale') missed.push(...(await (await import('./scale.js')).runScaleBenchmark(options)));
+    if (name === 'real') missed.push(...(await (await import('./throughput.js')).runRealProcessBenchmark(options)));
   } catch (error) {
     missed.push(`${name}: benchmark failed`);
     console.error(`\n${name} benchmark failed: ${error.stack ?? error.message}`);

@@ -12,7 +12,7 @@ import { readProcessCpuMs, readServerCpuByPid, sumServerCpuMs } from './cpu.js';
 import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
 import { policyDocument, throughputSchedules, toSources } from './manifests.js';
 import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
-import { formatNumber, printTable, sleep, verdict } from './report.js';
+import { formatNumber, median, printTable, sleep, verdict } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const POLL_MS = 50;
@@ -247,4 +247,41 @@ export async function runThroughputBenchmark(options) {
   );
   // Missed targets: cronform rows that failed or were slower than graphile-worker's best.
   return results.filter((r) => r.target && (r.error || !gwBest || r.perSecond < gwBest.perSecond)).map((r) => `throughput: cronform ${r.label}`);
+}
+
+/** Real command jobs should cost little beyond their spawn: at least this share of the spawn reference's rate. */
+const REAL_TARGET_RATIO = 0.9;
+
+/**
+ * Real `command: ["true"]` jobs (one runner process, concurrency 10) against the no-database
+ * `spawn('true')` reference, alternated `rounds` times back to back so that both see the same load;
+ * the target compares the medians. The only benchmark that needs no peer installed.
+ */
+export async function runRealProcessBenchmark(options) {
+  const count = options.realCount;
+  const rounds = options.realRounds;
+  console.log(`\n## Real processes: ${formatNumber(count)} \`true\` jobs against spawn('true'), ${rounds} rounds`);
+  const cronform = [];
+  const reference = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const job = await measureCronform(options.serverUrl, options, { processes: 1, concurrency: 10, count, real: true });
+    const bound = await measureSpawnBound(count, 10);
+    cronform.push({ ...job, perSecond: count / (job.elapsedMs / 1000) });
+    reference.push({ ...bound, perSecond: count / (bound.elapsedMs / 1000) });
+    const ratio = cronform.at(-1).perSecond / reference.at(-1).perSecond;
+    console.log(`  round ${round}: cronform ${formatNumber(cronform.at(-1).perSecond)}/s, spawn('true') ${formatNumber(reference.at(-1).perSecond)}/s, ${formatNumber(ratio, 2)}×${job.note ? ` — ${job.note}` : ''}`);
+  }
+  const cronformRate = median(cronform.map((r) => r.perSecond));
+  const referenceRate = median(reference.map((r) => r.perSecond));
+  const ratio = cronformRate / referenceRate;
+  const pass = ratio >= REAL_TARGET_RATIO;
+  printTable(
+    `Real processes (${new Date().toISOString().slice(0, 10)}, ${options.cores} cores; medians of ${rounds} alternated rounds)`,
+    ['system', 'configuration', 'jobs', 'jobs/s (median)', 'jobs/s (each round)', 'runner CPU µs/job (median)', 'vs spawn reference', 'target', 'result'],
+    [
+      ['cronform', '1 process × concurrency 10, real `true` processes', formatNumber(count), formatNumber(cronformRate), cronform.map((r) => formatNumber(r.perSecond)).join(' · '), formatNumber(median(cronform.map((r) => (r.workerCpuMs * 1000) / count))), `${formatNumber(ratio, 2)}×`, `≥ ${REAL_TARGET_RATIO}×`, verdict(pass)],
+      ['reference', 'node spawn(`true`), 10 at a time, no database', formatNumber(count), formatNumber(referenceRate), reference.map((r) => formatNumber(r.perSecond)).join(' · '), '', '', '', ''],
+    ],
+  );
+  return pass ? [] : [`real: cronform real jobs at ${formatNumber(ratio, 2)}× of spawn('true')`];
 }

@@ -32,6 +32,9 @@ export class JobReaper implements ProcessGroupRegistry {
   private stopped = true;
   private lastStartMs = Number.NEGATIVE_INFINITY;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** Lines for the reaper, written at the next turn of the event loop (tell). */
+  private pendingLines = '';
+  private flushScheduled: NodeJS.Immediate | undefined;
 
   start(killGraceMs: number, report?: (problem: string) => void): void {
     if (process.platform === 'win32') return;
@@ -47,19 +50,38 @@ export class JobReaper implements ProcessGroupRegistry {
 
   add(groupId: number): void {
     this.groups.add(groupId);
-    this.child?.stdin?.write(`+${groupId}\n`);
+    this.tell(`+${groupId}\n`);
   }
 
   remove(groupId: number): void {
     this.groups.delete(groupId);
-    this.child?.stdin?.write(`-${groupId}\n`);
+    this.tell(`-${groupId}\n`);
+  }
+
+  /**
+   * Lines go out together once per turn of the event loop: a write per line is a system call and
+   * a wake-up of the reaper per job start and end. A job the reaper has not been told of yet is
+   * still found by its marker (jobMarker), as one whose runner died inside spawn() is.
+   */
+  private tell(line: string): void {
+    this.pendingLines += line;
+    this.flushScheduled ??= setImmediate(() => {
+      this.flushScheduled = undefined;
+      const lines = this.pendingLines;
+      this.pendingLines = '';
+      if (lines !== '') this.child?.stdin?.write(lines);
+    });
   }
 
   /** A clean stop: nothing is left to kill, so the reaper just exits (it stops any group still listed). */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.restartTimer);
-    this.child?.stdin?.end();
+    clearImmediate(this.flushScheduled);
+    this.flushScheduled = undefined;
+    const lines = this.pendingLines;
+    this.pendingLines = '';
+    this.child?.stdin?.end(lines);
     this.child = undefined;
   }
 

@@ -22,6 +22,7 @@ import { runReconcileTick } from './reconciler.js';
 import { runSchedulerTick } from './scheduler.js';
 import { DefinitionCache } from './definition-cache.js';
 import { JobReaper } from './job-reaper.js';
+import { sweepStaleJobFiles } from './executors/job-files.js';
 import { DEFAULT_KILL_GRACE_MS } from './policy/lease.js';
 import { Worker, type WorkerOptions } from './worker.js';
 import { createRunLog } from './run-log.js';
@@ -201,6 +202,9 @@ export class Runner {
       throw error;
     }
     this.reaper.start(this.killGraceMs, (problem) => this.logger.error(problem));
+    // The job files of runners of this machine killed with SIGKILL (job-files.ts). In the
+    // background: a job that needs the directory waits for it anyway; a failure shows there.
+    void sweepStaleJobFiles().catch(() => undefined);
     this.logger.info('runner started', { concurrency: this.options.concurrency, database: this.database.label });
     this.loop = this.runLoop();
   }

@@ -121,7 +121,8 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attem
     startRunner();
     const saw = await waitFor('attempt 2 to run', async () => {
       const file = path.join(dir, 'attempt-2.saw');
-      return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+      // Read until written: writeFileSync creates the file empty before it writes.
+      return existsSync(file) ? readFileSync(file, 'utf8') || undefined : undefined;
     });
     expect(saw).toBe('attempt 1 dead');
   }, 150_000);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandJobDefinition } from '../../compile/definition.js';
 import type { ExecutionOutcome, RunContext } from '../run-types.js';
@@ -34,7 +34,7 @@ interface PreparedCommand {
 export async function runCommandJob(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Promise<ExecutionOutcome> {
   const startedMs = settings.clock.nowMs();
   const elapsedMs = (): number => settings.clock.nowMs() - startedMs;
-  const prepared = await prepareCommand(job, context, settings);
+  const prepared = prepareCommand(job, context, settings);
   if (!prepared.ok) return failedOutcome(prepared.error, elapsedMs());
   if (settings.signal?.aborted) {
     return { ...failedOutcome(stoppedError('abort', settings.timeoutMs, settings.signal), elapsedMs()), status: 'CANCELLED' };
@@ -57,7 +57,7 @@ export async function runCommandJob(job: CommandJobDefinition, context: RunConte
   }
 }
 
-async function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Promise<Prepared<PreparedCommand>> {
+function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Prepared<PreparedCommand> {
   if (job.command.length === 0) return { ok: false, error: 'command is empty' };
   const placeholders = placeholderValues(context);
   const argv: string[] = [];
@@ -74,12 +74,9 @@ async function prepareCommand(job: CommandJobDefinition, context: RunContext, se
     if (name === '' || /[=\0]/.test(name)) return { ok: false, error: `env name ${JSON.stringify(name)} is not a valid variable name` };
     if (value.includes('\0')) return { ok: false, error: `env.${name} contains a NUL byte` };
   }
+  // The working directory is checked only when the spawn fails (describeStartFailure): on the hot
+  // path a stat is one more round trip to libuv's thread pool per job.
   const cwd = resolve(settings.baseDir, job.cwd);
-  try {
-    if (!(await stat(cwd)).isDirectory()) return { ok: false, error: `working directory ${cwd} is not a directory` };
-  } catch {
-    return { ok: false, error: `working directory ${cwd} does not exist` };
-  }
   const [program, ...args] = argv as [string, ...string[]];
   return { ok: true, value: { argv: [program, ...args], cwd, env: { ...composeJobEnvironment(settings.env, jobEnv.value, context), ...settings.processGroups?.jobMarker } } };
 }
@@ -90,7 +87,7 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
   try {
     child = spawn(program, args, { cwd: command.cwd, env: command.env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   } catch (error) {
-    return Promise.resolve(failedOutcome(describeStartFailure(program, error), elapsedMs()));
+    return Promise.resolve(failedOutcome(describeStartFailure(command, error), elapsedMs()));
   }
   const pid = child.pid;
   const stdoutPipe = child.stdout!;
@@ -101,7 +98,7 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       child.once('error', (error) => {
         stdoutPipe.destroy();
         stderrPipe.destroy();
-        resolveOutcome(failedOutcome(describeStartFailure(program, error), elapsedMs()));
+        resolveOutcome(failedOutcome(describeStartFailure(command, error), elapsedMs()));
       });
     });
   }
@@ -230,10 +227,27 @@ function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null
   return 'did not exit after SIGKILL';
 }
 
-/** Only the error code is shown: Node's messages for bad arguments quote values that may be secret. */
-function describeStartFailure(program: string, error: unknown): string {
+/**
+ * Only the error code is shown: Node's messages for bad arguments quote values that may be secret.
+ * A missing working directory fails the spawn with the same codes as a missing program: told apart here.
+ */
+function describeStartFailure(command: PreparedCommand, error: unknown): string {
+  const [program] = command.argv;
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    const cwdProblem = describeWorkingDirectoryProblem(command.cwd);
+    if (cwdProblem !== null) return cwdProblem;
+  }
   if (code === 'ENOENT') return `command not found: ${program}`;
   if (code === 'EACCES') return `command is not executable: ${program}`;
   return `could not start ${program}: ${code ?? 'unknown error'}`;
+}
+
+/** Synchronous: only ever called after a failed spawn. */
+function describeWorkingDirectoryProblem(cwd: string): string | null {
+  try {
+    return statSync(cwd).isDirectory() ? null : `working directory ${cwd} is not a directory`;
+  } catch {
+    return `working directory ${cwd} does not exist`;
+  }
 }

@@ -13,14 +13,22 @@ export const INHERITED_ENV_NAMES = [
   'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR',
   'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP',
 ] as const;
-/** Plus every locale category variable (`LC_ALL`, `LC_CTYPE`, …). */
-const INHERITED_ENV_PREFIX = 'LC_';
+/** Plus every locale category variable (POSIX's and glibc's). */
+export const INHERITED_LOCALE_NAMES = [
+  'LC_ALL', 'LC_ADDRESS', 'LC_COLLATE', 'LC_CTYPE', 'LC_IDENTIFICATION', 'LC_MEASUREMENT', 'LC_MESSAGES',
+  'LC_MONETARY', 'LC_NAME', 'LC_NUMERIC', 'LC_PAPER', 'LC_TELEPHONE', 'LC_TIME',
+] as const;
+const INHERITED = [...INHERITED_ENV_NAMES, ...INHERITED_LOCALE_NAMES];
 
+/**
+ * Read by name, once per job: enumerating `process.env` (every variable of the runner, each a call
+ * into the C++ side) cost several times as much, on the hot path of every command job.
+ */
 export function inheritedEnvironment(runnerEnv: NodeJS.ProcessEnv): Record<string, string> {
   const inherited: Record<string, string> = {};
-  for (const [name, value] of Object.entries(runnerEnv)) {
-    if (value === undefined) continue;
-    if ((INHERITED_ENV_NAMES as readonly string[]).includes(name) || name.startsWith(INHERITED_ENV_PREFIX)) inherited[name] = value;
+  for (const name of INHERITED) {
+    const value = runnerEnv[name];
+    if (value !== undefined) inherited[name] = value;
   }
   return inherited;
 }

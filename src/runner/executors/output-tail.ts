@@ -10,7 +10,11 @@ import { NO_SECRETS, pieceBytes, type OutputPiece, type SecretRedactor } from '.
  * instead of its last characters opening the tail.
  */
 export class OutputTail {
-  private readonly ring: Buffer;
+  /**
+   * Made on the first output, uninitialized (only written bytes are ever read): most jobs print
+   * little or nothing, and zero-filling two rings per job touches memory for nothing.
+   */
+  private ring: Buffer | undefined;
   private readonly ringBytes: number;
   /** Index of the oldest kept byte. */
   private start = 0;
@@ -22,7 +26,6 @@ export class OutputTail {
     private readonly redactor: SecretRedactor = NO_SECRETS,
   ) {
     this.ringBytes = capacityBytes === 0 ? 0 : capacityBytes + redactor.lookbehindBytes;
-    this.ring = Buffer.alloc(this.ringBytes);
   }
 
   get totalBytes(): number {
@@ -37,6 +40,7 @@ export class OutputTail {
     this.seenBytes += chunk.length;
     const capacity = this.ringBytes;
     if (capacity === 0 || chunk.length === 0) return;
+    this.ring ??= Buffer.allocUnsafe(capacity);
     if (chunk.length >= capacity) {
       this.ring.set(chunk.subarray(chunk.length - capacity));
       this.start = 0;
@@ -62,6 +66,7 @@ export class OutputTail {
    * whole character; a marker at the cut is kept whole or dropped whole, never a part of one.
    */
   toText(): string {
+    if (this.ring === undefined || this.keptBytes === 0) return '';
     const end = this.start + this.keptBytes;
     const kept = end <= this.ringBytes
       ? this.ring.subarray(this.start, end)

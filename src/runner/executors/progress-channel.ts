@@ -1,21 +1,28 @@
 /**
- * The files between a command job and its runner (shared/progress-line.ts): a private directory
- * per attempt (mode 0700, under the system's temp dir) holding the progress file the job appends
- * to and, on a retry with failed items, the file of their keys. The runner reads the progress file
- * from where it stopped, every POLL_MS while the job runs and once more after it ended, into the
- * attempt's AttemptProgress; it reads at most MAX_PROGRESS_FILE_BYTES. The directory is removed
- * when the attempt ends.
+ * The files between a command job and its runner (shared/progress-line.ts), in the process's
+ * private directory (job-files.ts): per attempt, the progress file the job appends to and, on a
+ * retry with failed items, the file of their keys. The runner reads the progress file from where
+ * it stopped, every POLL_MS while the job runs and once more after it ended, into the attempt's
+ * AttemptProgress; it reads at most MAX_PROGRESS_FILE_BYTES. The files are removed when the
+ * attempt ends.
+ *
+ * The progress file is created, sized and removed with synchronous calls, each a system call of
+ * microseconds on the event loop: the asynchronous ones are each a round trip to libuv's thread
+ * pool, and most jobs never write a line. Only reads of what a job wrote go through the pool.
  */
-import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { closeSync, fstatSync, openSync, read, unlinkSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { promisify } from 'node:util';
 import { PROGRESS_FILE_ENV, RETRY_ITEMS_FILE_ENV } from '../../shared/progress-line.js';
 import { MAX_PROGRESS_FILE_BYTES, type AttemptProgress } from '../policy/attempt-progress.js';
+import { inJobFilesDirectory, uniqueJobFileName } from './job-files.js';
 
 /** How often the file is read while the job runs: live counts reach the database at heartbeats anyway. */
 export const PROGRESS_POLL_MS = 250;
 const READ_CHUNK_BYTES = 64 * 1024;
+const readAt = promisify(read);
 
 export interface ProgressChannelOptions {
   report: AttemptProgress;
@@ -27,29 +34,36 @@ export class ProgressChannel {
   private offset = 0;
   private reading: Promise<void> | undefined;
   private readonly decoder = new StringDecoder('utf8');
+  /** Made on the first read of something the job wrote. */
+  private buffer: Buffer | undefined;
 
   private constructor(
-    private readonly directory: string,
-    private readonly handle: FileHandle,
+    private readonly files: string[],
+    private readonly fd: number,
     private readonly report: AttemptProgress,
     readonly env: Record<string, string>,
   ) {}
 
   static async open(options: ProgressChannelOptions): Promise<ProgressChannel> {
-    const directory = await mkdtemp(join(tmpdir(), 'cronform-run-'));
-    const progressFile = join(directory, 'progress.jsonl');
+    const name = uniqueJobFileName('progress', '');
+    const { directory, fd } = await inJobFilesDirectory((directory) => ({
+      directory,
+      // Created by the runner (0600, and new: 'x') so that the job only appends; 'a+' lets the runner read it back.
+      fd: openSync(join(directory, `${name}.jsonl`), 'ax+', 0o600),
+    }));
+    const progressFile = join(directory, `${name}.jsonl`);
     const env: Record<string, string> = { [PROGRESS_FILE_ENV]: progressFile };
+    const files = [progressFile];
     try {
-      // Created by the runner (0600) so that the job only appends; 'a+' lets the runner read it back.
-      const handle = await open(progressFile, 'a+', 0o600);
       if (options.retryItems !== null) {
-        const retryFile = join(directory, 'retry-items.txt');
-        await writeFile(retryFile, options.retryItems.map((key) => `${key}\n`).join(''), { mode: 0o600 });
+        const retryFile = join(directory, `${name}.retry-items.txt`);
+        files.push(retryFile);
+        await writeFile(retryFile, options.retryItems.map((key) => `${key}\n`).join(''), { mode: 0o600, flag: 'wx' });
         env[RETRY_ITEMS_FILE_ENV] = retryFile;
       }
-      return new ProgressChannel(directory, handle, options.report, env);
+      return new ProgressChannel(files, fd, options.report, env);
     } catch (error) {
-      await rm(directory, { recursive: true, force: true });
+      removeFiles(fd, files);
       throw error;
     }
   }
@@ -62,7 +76,7 @@ export class ProgressChannel {
     return this.reading;
   }
 
-  /** The job has ended: a last read, then the directory goes. */
+  /** The job has ended: a last read, then the files go. */
   async close(): Promise<void> {
     try {
       await this.reading;
@@ -70,24 +84,39 @@ export class ProgressChannel {
       this.report.addText(this.decoder.end());
       this.report.finish();
     } finally {
-      await this.handle.close().catch(() => undefined);
-      await rm(this.directory, { recursive: true, force: true }).catch(() => undefined);
+      removeFiles(this.fd, this.files);
     }
   }
 
   private async readNew(): Promise<void> {
-    const buffer = Buffer.alloc(READ_CHUNK_BYTES);
     for (;;) {
+      const { size } = fstatSync(this.fd);
+      if (size <= this.offset) return;
       if (this.offset >= MAX_PROGRESS_FILE_BYTES) {
-        const { size } = await this.handle.stat();
-        if (size > this.offset) this.report.fileTruncated = true;
+        this.report.fileTruncated = true;
         return;
       }
+      this.buffer ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
       const length = Math.min(READ_CHUNK_BYTES, MAX_PROGRESS_FILE_BYTES - this.offset);
-      const { bytesRead } = await this.handle.read(buffer, 0, length, this.offset);
+      const { bytesRead } = await readAt(this.fd, this.buffer, 0, length, this.offset);
       if (bytesRead === 0) return;
       this.offset += bytesRead;
-      this.report.addText(this.decoder.write(buffer.subarray(0, bytesRead)));
+      this.report.addText(this.decoder.write(this.buffer.subarray(0, bytesRead)));
+    }
+  }
+}
+
+function removeFiles(fd: number, files: readonly string[]): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+  for (const file of files) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // never made, or already gone
     }
   }
 }

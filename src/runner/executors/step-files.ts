@@ -1,13 +1,13 @@
 /**
- * The files a workflow's steps exchange results through (docs/workflows.md): one private
- * directory per attempt under the system temp directory, holding `results/<name>.json` for every
+ * The files a workflow's steps exchange results through (docs/workflows.md): one directory per
+ * attempt in the process's private directory (job-files.ts), holding `results/<name>.json` for every
  * earlier step that wrote a result (CRONFORM_STEPS_DIR) and the file the running step may write
  * (CRONFORM_STEP_OUTPUT, outside that directory so a step cannot stand in for an earlier one).
  * The database keeps the results; these files are rewritten from them before each step.
  */
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inJobFilesDirectory } from './job-files.js';
 import type { Prepared } from './placeholders.js';
 
 /** A result larger than this fails its step: results are small data for later steps, not payloads. */
@@ -24,8 +24,8 @@ export interface StepFiles {
 }
 
 export async function createStepFiles(runId: number, attempt: number): Promise<StepFiles> {
-  // 0700 by mkdtemp: other users of the machine cannot read or plant results.
-  const root = await mkdtemp(path.join(tmpdir(), `cronform-run-${runId}-${attempt}-`));
+  // 0700 by mkdtemp, in a 0700 directory: other users of the machine cannot read or plant results.
+  const root = await inJobFilesDirectory((directory) => mkdtemp(path.join(directory, `steps-${runId}-${attempt}-`)));
   const stepsDir = path.join(root, 'results');
   const outputDir = path.join(root, 'output');
   await mkdir(stepsDir);

@@ -19,7 +19,17 @@ describe('ProgressChannel', () => {
     appendFileSync(progressFile, 'tus":"done"}\n{"item":"item-100","status":"failed"}');
     await channel.close();
     expect([...report.items.keys()]).toEqual(['item-0', 'item-100']);
-    expect(existsSync(dirname(progressFile))).toBe(false);
+    expect([existsSync(progressFile), existsSync(retryFile)]).toEqual([false, false]);
+  });
+
+  it('gives every attempt files of its own in one directory of the process', async () => {
+    const channels = await Promise.all([1, 2].map(() => ProgressChannel.open({ report: new AttemptProgress(), retryItems: [] })));
+    const [first, second] = channels.map((channel) => channel.env);
+    expect(new Set([first!.CRONFORM_PROGRESS_FILE, first!.CRONFORM_RETRY_ITEMS_FILE, second!.CRONFORM_PROGRESS_FILE, second!.CRONFORM_RETRY_ITEMS_FILE]).size).toBe(4);
+    expect(dirname(first!.CRONFORM_PROGRESS_FILE!)).toBe(dirname(second!.CRONFORM_PROGRESS_FILE!));
+    expect(statSync(first!.CRONFORM_PROGRESS_FILE!).mode & 0o777).toBe(0o600);
+    await Promise.all(channels.map((channel) => channel.close()));
+    expect(existsSync(dirname(first!.CRONFORM_PROGRESS_FILE!))).toBe(true);
   });
 
   it('gives no retry file on a first attempt', async () => {
