@@ -3,7 +3,7 @@
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
 import { describeQueueTarget } from '../compile/queue-job.js';
-import { effectiveRetention, executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
+import { effectiveRetention, executableJobsOf, type AllowedFailures, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
@@ -79,6 +79,7 @@ export const RiskCodes = {
   CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
   CF514: { level: 'HIGH', meaning: 'safety.maxAffected removed or raised: runs change more records without a human looking' },
+  CF517: { level: 'MEDIUM', meaning: 'allowedFailures added or raised: runs with failed items end PARTIAL_SUCCESS, without a failure or an alert' },
   ...JobRiskCodes,
   CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
   CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
@@ -306,11 +307,25 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
     const what = afterMax === undefined ? `safety.maxAffected removed (was ${formatCount(beforeMax)}): runs change any number of records without stopping for a human` : `safety.maxAffected raised ${formatCount(beforeMax)} → ${formatCount(afterMax)}: runs change that many records without stopping for a human`;
     add('CF514', 'HIGH', what, 'keep the limit and approve the one run that needs more (cronform approve <runId>)', ['safety']);
   }
+  if (before && allowsMoreFailures(before.allowedFailures, after.allowedFailures)) {
+    add('CF517', 'MEDIUM', `allowedFailures ${describeAllowed(before.allowedFailures)} → ${describeAllowed(after.allowedFailures)}: runs whose items fail within it end PARTIAL_SUCCESS, without a failure or an alert`, 'keep failures failing unless the owner accepts them; alert on cronform_runs_total{status="PARTIAL_SUCCESS"} if they matter', ['allowedFailures']);
+  }
   if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
   const method = executableJobsOf(after.job).map(({ job }) => (job.type === 'http' ? job.method.toUpperCase() : '')).find((m) => m === 'POST' || m === 'PATCH') ?? '';
   if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {
     add('CF505', 'LOW', `${method} is retried up to ${after.retry.maxAttempts} attempts: a retry after a timeout may repeat the side effect`, 'make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1', ['retry.maxAttempts']);
   }
+}
+
+const describeAllowed = (allowed: AllowedFailures | undefined): string => (allowed?.count !== undefined ? formatCount(allowed.count) : allowed?.percent !== undefined ? `${formatCount(allowed.percent)}%` : 'none');
+
+/** Unset allows no failed item; a count and a percent cannot be compared, so switching counts as raising. */
+function allowsMoreFailures(before: AllowedFailures | undefined, after: AllowedFailures | undefined): boolean {
+  if (!after || (after.count ?? after.percent ?? 0) === 0) return false;
+  if (!before) return true;
+  if (before.count !== undefined && after.count !== undefined) return after.count > before.count;
+  if (before.percent !== undefined && after.percent !== undefined) return after.percent > before.percent;
+  return true;
 }
 
 /** What runs, field by field (job-risk.ts): a created or restored schedule's whole job, an update's changes. */
