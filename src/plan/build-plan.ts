@@ -166,12 +166,49 @@ function indexDependents(input: BuildPlanInput): Map<string, Definition[]> {
   return byUpstream;
 }
 
+/** A schedule's peak runs/day, through the schedules it follows; null when it follows none. */
+type FollowedRate = (def: Definition) => number | null;
+
+/**
+ * The rate of a dependent is its upstreams': one run per SUCCESS of a single upstream, and for a
+ * join at most one per business date (one a day) and never more than its slowest upstream. A
+ * disabled or unknown upstream runs nothing. `definitions` is one side (stored or desired) by name.
+ */
+function followedRate(definitions: ReadonlyMap<string, Definition>, nowMs: number): FollowedRate {
+  const memo = new Map<string, number>();
+  const rateOf = (def: Definition, visiting: Set<string>): number => {
+    if (!def.after || def.after.length === 0) return computeFigures(def, nowMs).runsPerDayPeak;
+    const upstreamRates = def.after.map(({ schedule }) => {
+      const upstream = definitions.get(schedule);
+      // A cycle is a validation error; on a stored side it counts as nothing rather than recursing.
+      if (!upstream || !upstream.enabled || visiting.has(schedule)) return 0;
+      if (!memo.has(schedule)) memo.set(schedule, rateOf(upstream, new Set([...visiting, schedule])));
+      return memo.get(schedule)!;
+    });
+    return def.after.length > 1 ? Math.min(1, ...upstreamRates) : upstreamRates[0]!;
+  };
+  return (def) => (def.after && def.after.length > 0 ? rateOf(def, new Set([def.name])) : null);
+}
+
+/** The followed rates of both sides: stored definitions of changed schedules, desired ones of the rest. */
+function followedRates(pairings: Pairing[], input: BuildPlanInput): { before: FollowedRate; after: FollowedRate } {
+  const stored = new Map<string, Definition>();
+  for (const pairing of pairings) {
+    if (!pairing.stored || pairing.stored.status !== 'ACTIVE') continue;
+    const definition = pairing.action === 'unchanged' ? pairing.desired?.definition : input.storedDefinitions.get(pairing.stored.id);
+    if (definition) stored.set(pairing.stored.name, definition);
+  }
+  const desired = new Map(input.desired.schedules.map(({ definition }) => [definition.name, definition]));
+  return { before: followedRate(stored, input.nowMs), after: followedRate(desired, input.nowMs) };
+}
+
 function buildChange(
   pairing: Pairing & { action: ChangeAction },
   input: BuildPlanInput,
   sharedInstantsByName: Map<string, SharedInstants> | undefined,
   policyInForce: PolicyDefinition,
   dependentsByUpstream: Map<string, Definition[]>,
+  rates: { before: FollowedRate; after: FollowedRate },
 ): PlannedChange {
   const { desired, stored } = pairing;
   const before: Definition | null = stored ? storedDefinition(stored, input) : null;
@@ -198,6 +235,7 @@ function buildChange(
     ...(history ? { history } : {}),
     ...(sharedInstants ? { sharedInstants } : {}),
     dependents: dependentsByUpstream.get(name) ?? [],
+    followedRunsPerDay: { before: before && stored?.status === 'ACTIVE' ? rates.before(before) : null, after: after ? rates.after(after) : null },
   };
   const findings = assessChange(riskInput);
   const fieldChanges = before && after ? diffFields(before, after) : [];
@@ -234,7 +272,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const sharedInstants = needsHerd ? precomputed.desiredHerds ?? findDesiredSharedInstants(desired, nowMs) : undefined;
   const policyInForce = stricterPolicy(policyInForceOf(input), desired.policy);
   const dependentsByUpstream = indexDependents(input);
-  const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce, dependentsByUpstream));
+  const rates = followedRates(pairings, input);
+  const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce, dependentsByUpstream, rates));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
     for (const finding of change.findings) {

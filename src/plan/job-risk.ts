@@ -131,8 +131,26 @@ function describeSign(sign: CommandSign): Pick<JobConcern, 'code' | 'message' | 
  */
 export function findJobSigns(def: Definition): JobConcern[] {
   return executableJobsOf(def.job).flatMap(({ path, stepName, job }) =>
-    findSignsOfJob(job, path).map((concern) => (stepName === null ? concern : { ...concern, evidence: `${stepName}: ${concern.evidence}`, message: `step ${quoteVisibly(stepName)}: ${concern.message}` })),
+    findSignsOfJob(withInputs(job, def.inputs), path).map((concern) => (stepName === null ? concern : { ...concern, evidence: `${stepName}: ${concern.evidence}`, message: `step ${quoteVisibly(stepName)}: ${concern.message}` })),
   );
+}
+
+const INPUT_PLACEHOLDER = /\{\{\s*inputs\.([^{}]*?)\s*\}\}/g;
+
+/**
+ * The job with each `{{inputs.NAME}}` replaced by that input's template, as the runner will
+ * substitute it (the template's own `{{businessDate}}` stays a placeholder): an input is literal
+ * text the author chose, so `sh -c {{inputs.script}}` is judged by the script it runs.
+ */
+function withInputs(job: JobDefinition, inputs: Record<string, string> | undefined): JobDefinition {
+  if (!inputs || job.type === 'queue') return job;
+  const substitute = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(INPUT_PLACEHOLDER, (whole, name: string) => (Object.hasOwn(inputs, name) ? inputs[name]! : whole));
+    if (Array.isArray(value)) return value.map(substitute);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item)]));
+    return value;
+  };
+  return substitute(job) as JobDefinition;
 }
 
 function findSignsOfJob(job: JobDefinition, base: string): JobConcern[] {
@@ -195,7 +213,8 @@ export function assessJob(before: Definition | null, after: Definition | null, o
       concerns.push({ code: 'CF516', level: 'HIGH', path: 'job.url', evidence: now ?? '', message: `the queue job now goes to ${name(now)} (was ${name(was)})`, hint: 'confirm that database and its queue are the intended ones: the runner connects to it and every run is handed there' });
     }
   }
-  const changed = diffFields(before.job, after.job, 'job');
+  // Inputs are substituted into the job (`{{inputs.NAME}}`): changing one changes what runs.
+  const changed = [...diffFields(before.job, after.job, 'job'), ...diffFields(before.inputs ?? {}, after.inputs ?? {}, 'inputs')];
   if (changed.length > 0 && !options.targetChanged) {
     const fields = [...new Set(changed.map((c) => displayPath(c.path)))];
     concerns.push({ code: 'CF506', level: 'MEDIUM', path: changed[0]!.path, evidence: fields.join(), message: `job changed: ${fields.join(', ')}`, hint: 'review the job as it will run (shown in full under the change)' });

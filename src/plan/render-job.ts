@@ -27,9 +27,21 @@ function describeValues(record: Record<string, EnvValue>, withLiterals: boolean)
 
 /**
  * A workflow shows its step names in order, then every step's whole job under `steps.NAME.`,
- * with its own timeout and retry when it sets them: each step is something that will run.
+ * with its own timeout and retry when it sets them: each step is something that will run. The
+ * definition's inputs follow, since the job's `{{inputs.NAME}}` placeholders become their text.
  */
-export function describeJob(job: RunJobDefinition): JobLine[] {
+export function describeJob(job: RunJobDefinition, inputs?: Record<string, string>): JobLine[] {
+  return [...describeJobOnly(job), ...describeInputs(inputs)];
+}
+
+/** Every input with its template: `{{inputs.NAME}}` puts that text into what runs. */
+function describeInputs(inputs: Record<string, string> | undefined): JobLine[] {
+  if (!inputs || Object.keys(inputs).length === 0) return [];
+  const entries = Object.entries(inputs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [{ field: 'inputs', values: entries.map(([name, template]) => `${makeVisible(name)}=${quoteVisibly(template)}`) }];
+}
+
+function describeJobOnly(job: RunJobDefinition): JobLine[] {
   if (job.type !== 'steps') return describeSingleJob(job);
   const lines: JobLine[] = [{ field: 'steps', values: job.steps.map((step) => quoteVisibly(step.name)) }];
   for (const step of job.steps) {

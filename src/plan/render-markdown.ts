@@ -141,7 +141,7 @@ function renderChangeDetails(change: PlannedChange): string {
   const body: string[] = [`<details><summary>${summary}</summary>`, ''];
 
   // A created or restored schedule shows everything it will run, first.
-  if ((change.action === 'create' || change.action === 'restore') && change.after) body.push(renderJob(change.after.job), '');
+  if ((change.action === 'create' || change.action === 'restore') && change.after) body.push(renderJob(change.after), '');
   const diff = renderDiffBlock(change);
   if (diff) body.push(diff, '');
   if (change.history) {
@@ -156,8 +156,8 @@ function renderChangeDetails(change: PlannedChange): string {
 }
 
 /** `**Job** (runs)` and one list item per field, each value in its own code span. */
-function renderJob(job: NonNullable<PlannedChange['after']>['job']): string {
-  const items = describeJob(job).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
+function renderJob(after: NonNullable<PlannedChange['after']>): string {
+  const items = describeJob(after.job, after.inputs).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
   return ['**Job** (what will run)', '', ...items].join('\n');
 }
 

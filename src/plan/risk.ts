@@ -3,7 +3,7 @@
  * instants are computed by the caller; time is `nowMs`. Codes are public: never reuse or renumber.
  */
 import { describeQueueTarget } from '../compile/queue-job.js';
-import { effectiveRetention, executableJobsOf, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
+import { effectiveRetention, executableJobsOf, type AllowedFailures, type Definition, type EnvValue, type JobDefinition, type PolicyDefinition, type RetentionDefinition, type RiskAcceptance, type SourceLocation } from '../compile/definition.js';
 import { formatDurationMs } from '../compile/duration.js';
 import { canonicalJson } from '../compile/digest.js';
 import { MS_PER_HOUR, MS_PER_MINUTE } from '../time/civil.js';
@@ -48,6 +48,11 @@ export interface RiskInput {
   sharedInstants?: Array<{ instant: string; size: number }>;
   /** The desired schedules whose `spec.after` names this one (build-plan indexes them once). */
   dependents?: Array<Pick<Definition, 'name' | 'criticality' | 'enabled'>>;
+  /**
+   * Peak runs/day of a side that follows other schedules (`spec.after`): its upstreams' rate, not
+   * its own cron's (whose slots are only deadlines); null on a side without `spec.after`.
+   */
+  followedRunsPerDay?: { before: number | null; after: number | null };
 }
 
 export const RiskCodes = {
@@ -65,6 +70,7 @@ export const RiskCodes = {
   CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
   CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
   CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
+  CF304: { level: 'MEDIUM', meaning: 'the schedules it runs after changed (spec.after added, changed or removed): it runs at other times' },
   CF401: { level: 'LOW', meaning: 'new secret reference: runners must provide the environment variable' },
   CF402: { level: 'HIGH', meaning: 'a secret reference was replaced by a literal value' },
   CF501: { level: 'MEDIUM|HIGH', meaning: 'timeout ≥ shortest interval: overlap is certain for long runs (HIGH with overlap ALLOW)' },
@@ -73,6 +79,7 @@ export const RiskCodes = {
   CF504: { level: 'MEDIUM', meaning: 'job target changed (command, script, url or method)' },
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
   CF514: { level: 'HIGH', meaning: 'safety.maxAffected removed or raised: runs change more records without a human looking' },
+  CF517: { level: 'MEDIUM', meaning: 'allowedFailures added or raised: runs with failed items end PARTIAL_SUCCESS, without a failure or an alert' },
   ...JobRiskCodes,
   CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
   CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
@@ -122,9 +129,10 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   const inForce = input.policyInForce ?? policy;
   if (!after) return;
   const figures = figuresOf(after, input.afterFigures, nowMs);
-  const peak = figures.runsPerDayPeak;
+  // A dependent runs once per upstream SUCCESS: its upstreams' frequency is its own.
+  const peak = input.followedRunsPerDay?.after ?? figures.runsPerDayPeak;
   if (before) {
-    const previous = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
+    const previous = input.followedRunsPerDay?.before ?? figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
     const ratio = previous === 0 ? Number.POSITIVE_INFINITY : peak / previous;
     const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none in the previous 35 days' : `×${formatCount(ratio)}`})`;
     if (peak > previous && ratio >= inForce.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${inForce.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
@@ -225,6 +233,12 @@ function checkTime(input: RiskInput, add: AddFinding): void {
     const exposures = findDstExposure(calendar, nowMs);
     if (exposures.length > 0) add('CF302', 'LOW', `DST touches this schedule ${plural(exposures.length, 'time')} in the next 12 months: ${exposures.map(describeExposure).join('; ')}`, 'check spec.dst (gap: shift|skip, fold: first|second|both), or pick a local time outside the transition hours', ['dst', 'cron']);
   }
+  if (before && differs(before, after, ['after'])) {
+    const upstreams = (def: Definition) => (def.after ?? []).map((a) => a.schedule).join(' + ');
+    const [was, now] = [upstreams(before), upstreams(after)];
+    const message = now === '' ? `no longer runs after ${was}: runs on its own cron` : `now runs after ${now} (${was === '' ? 'was on its own cron' : `was after ${was}`})`;
+    add('CF304', 'MEDIUM', message, 'confirm it should run when the new upstreams succeed, as often as they do', ['after']);
+  }
   if (before && differs(before, after, ['cron', 'dayMatch'])) {
     const slotsBefore = nextSlots(calendarForDefinition(before), nowMs, 3).map(formatUtc);
     const slotsAfter = nextSlots(calendar, nowMs, 3).map(formatUtc);
@@ -293,11 +307,25 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
     const what = afterMax === undefined ? `safety.maxAffected removed (was ${formatCount(beforeMax)}): runs change any number of records without stopping for a human` : `safety.maxAffected raised ${formatCount(beforeMax)} → ${formatCount(afterMax)}: runs change that many records without stopping for a human`;
     add('CF514', 'HIGH', what, 'keep the limit and approve the one run that needs more (cronform approve <runId>)', ['safety']);
   }
+  if (before && allowsMoreFailures(before.allowedFailures, after.allowedFailures)) {
+    add('CF517', 'MEDIUM', `allowedFailures ${describeAllowed(before.allowedFailures)} → ${describeAllowed(after.allowedFailures)}: runs whose items fail within it end PARTIAL_SUCCESS, without a failure or an alert`, 'keep failures failing unless the owner accepts them; alert on cronform_runs_total{status="PARTIAL_SUCCESS"} if they matter', ['allowedFailures']);
+  }
   if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
   const method = executableJobsOf(after.job).map(({ job }) => (job.type === 'http' ? job.method.toUpperCase() : '')).find((m) => m === 'POST' || m === 'PATCH') ?? '';
   if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {
     add('CF505', 'LOW', `${method} is retried up to ${after.retry.maxAttempts} attempts: a retry after a timeout may repeat the side effect`, 'make the endpoint honour the Idempotency-Key header cronform sends, or set retry.maxAttempts: 1', ['retry.maxAttempts']);
   }
+}
+
+const describeAllowed = (allowed: AllowedFailures | undefined): string => (allowed?.count !== undefined ? formatCount(allowed.count) : allowed?.percent !== undefined ? `${formatCount(allowed.percent)}%` : 'none');
+
+/** Unset allows no failed item; a count and a percent cannot be compared, so switching counts as raising. */
+function allowsMoreFailures(before: AllowedFailures | undefined, after: AllowedFailures | undefined): boolean {
+  if (!after || (after.count ?? after.percent ?? 0) === 0) return false;
+  if (!before) return true;
+  if (before.count !== undefined && after.count !== undefined) return after.count > before.count;
+  if (before.percent !== undefined && after.percent !== undefined) return after.percent > before.percent;
+  return true;
 }
 
 /** What runs, field by field (job-risk.ts): a created or restored schedule's whole job, an update's changes. */
@@ -377,15 +405,16 @@ function describeDst(def: Definition, nowMs: number): string | undefined {
  * `follows extract (one run per SUCCESS)`, or for a join `follows a + b (one run per business
  * date once all succeed)`, with the deadline when there is a cron too.
  */
-function describeDependency(def: Definition): string | undefined {
+function describeDependency(def: Definition, runsPerDay?: number | null): string | undefined {
   if (!def.after || def.after.length === 0) return undefined;
   const join = def.after.length > 1;
   const upstreams = def.after.map((a) => a.schedule).join(join ? ' + ' : ', ');
-  return `follows ${upstreams} (${join ? 'one run per business date once all succeed' : 'one run per SUCCESS'}${def.cron === null ? '' : '; own cron slots are deadlines'})`;
+  const rate = runsPerDay === undefined || runsPerDay === null ? '' : `, up to ${plural(runsPerDay, 'run')}/day`;
+  return `follows ${upstreams} (${join ? 'one run per business date once all succeed' : 'one run per SUCCESS'}${rate}${def.cron === null ? '' : '; own cron slots are deadlines'})`;
 }
 
-function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number): string {
-  if (def.cron === null) return `${describeDependency(def)}${def.enabled ? '' : ' (disabled)'}`;
+function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number, followedRunsPerDay?: number | null): string {
+  if (def.cron === null) return `${describeDependency(def, followedRunsPerDay)}${def.enabled ? '' : ' (disabled)'}`;
   const next = firstSlot(def, nowMs);
   const when = next === undefined ? 'never fires' : `next ${formatLocal(next, def.timezone, true)} ${def.timezone}`;
   const runs = `${plural(figures.runsPerDayAverage, 'run')}/day (peak ${formatCount(figures.runsPerDayPeak)}), ${when}${def.enabled ? '' : ' (disabled)'}`;
@@ -395,12 +424,14 @@ function describeNew(def: Definition, figures: ScheduleFigures, nowMs: number): 
 function describeUpdate(input: RiskInput, before: Definition, after: Definition): string[] {
   const { nowMs } = input;
   const parts: string[] = [];
-  const peakBefore = figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
-  const peakAfter = figuresOf(after, input.afterFigures, nowMs).runsPerDayPeak;
-  // A dependent without a cron runs as often as its upstream succeeds: "follows X" below says so,
-  // where its own figures (no slots) would read as if it stopped running.
+  const followed = input.followedRunsPerDay;
+  const peakBefore = followed?.before ?? figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
+  const peakAfter = followed?.after ?? figuresOf(after, input.afterFigures, nowMs).runsPerDayPeak;
+  // A dependent without a cron runs as often as its upstream succeeds: without that rate its own
+  // figures (no slots) would read as if it stopped running, so "follows X" alone says it then.
   const ownSlots = after.cron !== null;
-  if (ownSlots && peakBefore !== peakAfter) parts.push(`runs/day ${formatCount(peakBefore)} → ${formatCount(peakAfter)}`);
+  const knownRate = ownSlots || (followed?.after !== undefined && followed.after !== null);
+  if (knownRate && peakBefore !== peakAfter) parts.push(`runs/day ${formatCount(peakBefore)} → ${formatCount(peakAfter)}`);
   const [slotBefore, slotAfter] = [firstSlot(before, nowMs), firstSlot(after, nowMs)];
   if (ownSlots && slotBefore !== slotAfter) {
     const sameDay = slotBefore !== undefined && slotAfter !== undefined && formatUtc(slotBefore).slice(0, 10) === formatUtc(slotAfter).slice(0, 10);
@@ -408,7 +439,7 @@ function describeUpdate(input: RiskInput, before: Definition, after: Definition)
     parts.push(`next slot ${show(slotBefore)} → ${show(slotAfter)}`);
   }
   if (before.enabled !== after.enabled) parts.push(after.enabled ? 'enabled' : 'disabled');
-  if (differs(before, after, ['after'])) parts.push(describeDependency(after) ?? `no longer follows ${(before.after ?? []).map((a) => a.schedule).join(', ')}`);
+  if (differs(before, after, ['after'])) parts.push(describeDependency(after, followed?.after) ?? `no longer follows ${(before.after ?? []).map((a) => a.schedule).join(', ')}`);
   const dst = differs(before, after, ['cron', 'timezone', 'dst', 'dayMatch']) ? describeDst(after, nowMs) : undefined;
   if (dst) parts.push(dst);
   // The changed keys are always named, job first: a timing change cannot hide a job change.
@@ -433,7 +464,7 @@ export function headlineFor(input: RiskInput): string {
   if (!after) return action;
   if (!before || action === 'create' || action === 'restore') {
     const keys = before && action === 'restore' ? describeChangedKeys(before, after) : undefined;
-    return `${action === 'restore' ? 'restore' : 'new'}: ${describeNew(after, figuresOf(after, input.afterFigures, nowMs), nowMs)}${keys ? `; ${keys}` : ''}`;
+    return `${action === 'restore' ? 'restore' : 'new'}: ${describeNew(after, figuresOf(after, input.afterFigures, nowMs), nowMs, input.followedRunsPerDay?.after)}${keys ? `; ${keys}` : ''}`;
   }
   const parts = describeUpdate(input, before, after);
   if (action === 'rename') return [`renamed from ${before.name} (history kept)`, ...parts].join('; ');

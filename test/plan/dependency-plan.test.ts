@@ -26,13 +26,13 @@ describe('plan of spec.after and spec.inputs', () => {
 
   it('a new dependent says what it follows instead of runs per day', () => {
     const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['load', { cron: '0 5 * * *', criticality: 'HIGH' }], ['publish', { after: [{ schedule: 'load' }], inputs: { day: '{{businessDate}}' } }]]), storedAfterApply(before));
-    expect(change(p, 'publish').headline).toBe('new: follows load (one run per SUCCESS)');
+    expect(change(p, 'publish').headline).toBe('new: follows load (one run per SUCCESS, up to 1 run/day)');
   });
 
   it('a dependency added to a schedule is a changed field named in the headline', () => {
     const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH', inputs: { from: '{{businessDate - 7d}}' } }]]), storedAfterApply(before));
     const load = change(p, 'load');
-    expect(load.headline).toBe('follows extract (one run per SUCCESS); changed inputs, cron, after');
+    expect(load.headline).toBe('follows extract (one run per SUCCESS, up to 1 run/day); changed inputs, cron, after');
     expect(load.changedPaths).toEqual(expect.arrayContaining(['after', 'cron', 'inputs']));
   });
 
@@ -47,12 +47,12 @@ describe('plan of spec.after and spec.inputs', () => {
     const joined = compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *' }], ['load', { after: [{ schedule: 'extract' }, { schedule: 'prices' }], criticality: 'HIGH' }]]);
     const created = plan(joined, storedAfterApply(before));
     expect(change(created, 'prices').headline).toMatch(/^new: /);
-    expect(change(created, 'load').headline).toBe('follows extract + prices (one run per business date once all succeed); changed cron, after');
+    expect(change(created, 'load').headline).toBe('follows extract + prices (one run per business date once all succeed, up to 1 run/day); changed cron, after');
     const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *', enabled: false }], ['load', { after: [{ schedule: 'extract' }, { schedule: 'prices' }], criticality: 'HIGH' }]]), storedAfterApply(joined));
     expect(change(p, 'prices').findings.find((f) => f.code === 'CF206')).toMatchObject({ level: 'HIGH', message: 'disabling prices stops its dependents too: load (HIGH) run only after it succeeds' });
     expect(p.changes.flatMap((c) => c.findings).filter((f) => f.code === 'CF206')).toHaveLength(1);
     // Back to one upstream: the headline says so.
     const narrowed = plan(compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH' }]]), storedAfterApply(joined));
-    expect(change(narrowed, 'load').headline).toBe('follows extract (one run per SUCCESS); changed after');
+    expect(change(narrowed, 'load').headline).toBe('follows extract (one run per SUCCESS, up to 1 run/day); changed after');
   });
 });
