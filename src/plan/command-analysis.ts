@@ -10,7 +10,18 @@
 export type CommandSign =
   | { kind: 'assignment'; name: string; value: string }
   | { kind: 'inline-code'; program: string; flag: string; code: string }
-  | { kind: 'fetch-and-execute'; program: string; code: string };
+  | { kind: 'fetch-and-execute'; program: string; code: string }
+  | { kind: 'result-in-code'; program: string; code: string };
+
+/**
+ * `{{steps.NAME.output.KEY}}`: data an earlier step wrote. Substituted into a script (`sh -c`,
+ * `python -c`) or as the program itself, it is run as code: what the step wrote decides what runs.
+ */
+const STEP_RESULT = /\{\{\s*steps\./;
+
+function resultInCode(program: string, code: string): CommandSign[] {
+  return STEP_RESULT.test(code) ? [{ kind: 'result-in-code', program, code }] : [];
+}
 
 /** Wrappers that run the rest of the argv: flags taking a value, and positional arguments before the command. */
 const WRAPPERS: Record<string, { valueFlags: string[]; positionals: number }> = {
@@ -119,6 +130,7 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     takeAssignments();
   }
   if (index >= argv.length) return signs;
+  if (STEP_RESULT.test(argv[index]!)) return [...signs, { kind: 'result-in-code', program: argv[index]!, code: argv[index]! }];
   const program = programName(argv[index]!);
   const args = argv.slice(index + 1);
   if (SHELLS.has(program)) {
@@ -128,6 +140,7 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     if (flagIndex >= 0) {
       const code = args[flagIndex + 1] ?? '';
       if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+      signs.push(...resultInCode(program, code));
       if (depth < 3) for (const command of splitShellCommands(code)) signs.push(...analyzeCommand(command, depth + 1));
     }
     return signs;
@@ -137,6 +150,7 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     if (flagIndex >= 0) {
       const code = args.slice(flagIndex + 1).join(' ');
       if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+      signs.push(...resultInCode(program, code));
     }
     return signs;
   }
@@ -150,6 +164,7 @@ export function analyzeCommand(argv: readonly string[], depth = 0): CommandSign[
     const code = attached || (args[position + 1] ?? '');
     signs.push({ kind: 'inline-code', program, flag: arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg, code });
     if (fetchesAndExecutes(code)) signs.push({ kind: 'fetch-and-execute', program, code });
+    signs.push(...resultInCode(program, code));
   }
   return signs;
 }

@@ -23,6 +23,7 @@ export const JobRiskCodes = {
   CF511: { level: 'HIGH', meaning: 'an http job now calls another host' },
   CF512: { level: 'HIGH', meaning: "the job reads cronform's own configuration (DATABASE_URL, CRONFORM_*, PG*) from the runner's environment" },
   CF513: { level: 'HIGH', meaning: 'control, bidi or invisible characters in a job field' },
+  CF518: { level: 'HIGH', meaning: 'a step result ({{steps.NAME.output.KEY}}) is placed in code (a sh -c script, python -c, …) or as the program: data a step wrote decides what runs' },
   CF516: { level: 'HIGH', meaning: 'a queue job now hands runs to another database (its url changed, was added or removed)' },
   CF515: { level: 'HIGH', meaning: 'a sql queue job calls a database function with the runner\'s role (created or changed): code execution in the database' },
 } as const;
@@ -121,6 +122,10 @@ function describeSign(sign: CommandSign): Pick<JobConcern, 'code' | 'message' | 
   }
   if (sign.kind === 'inline-code') {
     return { code: 'CF508', message: `${makeVisible(sign.program)} ${makeVisible(sign.flag)} loads or evaluates code: ${quoteVisibly(sign.code)}`, hint: 'run a script file committed to the repository instead of code given on the command line', evidence: `${sign.program} ${sign.flag} ${sign.code}` };
+  }
+  if (sign.kind === 'result-in-code') {
+    const where = sign.program === sign.code ? 'is the program the job runs' : `is placed inside code that ${makeVisible(sign.program)} runs: ${quoteVisibly(sign.code)}`;
+    return { code: 'CF518', message: `a step result ${where}; what the earlier step writes would run as code`, hint: 'pass the result as data: an argument after the script (sh -c \'echo "$1"\' sh "{{steps.NAME.output.KEY}}") or an env value read as "$NAME", never inside the script text', evidence: `${sign.program} ${sign.code}` };
   }
   return { code: 'CF510', message: `${makeVisible(sign.program)} fetches or decodes code and executes it: ${quoteVisibly(sign.code)}`, hint: 'commit the script to the repository and run that file; never pipe downloaded code into an interpreter', evidence: `${sign.program} ${sign.code}` };
 }
