@@ -244,14 +244,14 @@ export async function completeAttempts(
   runnerId: string,
   completions: AttemptCompletion[],
   now: Date,
-): Promise<Array<{ runId: number; scheduleId: number; status: string; hasPending: boolean }>> {
+): Promise<Array<{ runId: number; scheduleId: number; status: string; hasPending: boolean; hasDependents: boolean }>> {
   if (completions.length === 0) return [];
   // Parallel arrays through unnest, not a JSON document: the planner then knows how many rows come
   // in (a JSON record set always counts as 100) and joins them to schedule_runs by primary key
   // instead of scanning every RUNNING row once per outcome. Built as literals (array-literal.ts);
   // a column with no value at all (no error, no output) is sent as NULL.
   const column = <T>(pick: (c: AttemptCompletion) => T): T[] => completions.map(pick);
-  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; has_pending: boolean }>(
+  const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; has_pending: boolean; has_dependents: boolean }>(
     tx,
     sql`with input as (
           select * from unnest(${integerArray(column((c) => c.runId))}::bigint[], ${integerArray(column((c) => c.attempt))}::int[],
@@ -283,10 +283,18 @@ export async function completeAttempts(
               error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
           from input i join done d on d.id = i.id
           where a.run_id = i.id and a.attempt = i.attempt and a.status in ('CLAIMED', 'RUNNING')
+        ),
+        -- Schedules of this batch's successes that some schedule's spec.after names (one probe of
+        -- schedules_after_idx per schedule): only their runs need cronform.create_dependency_runs,
+        -- a plpgsql call that costs several times this probe even when it finds nothing.
+        followed as (
+          select s.id from schedules s
+          where s.id in (select schedule_id from done where status = 'SUCCESS')
+            and exists (select 1 from schedules d where (d.definition -> 'after') @> jsonb_build_array(jsonb_build_object('schedule', s.name)))
         )
-        select id, schedule_id, status, has_pending from done`,
+        select id, schedule_id, status, has_pending, (status = 'SUCCESS' and schedule_id in (select id from followed)) as has_dependents from done`,
   );
-  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, hasPending: r.has_pending }));
+  return rows.map((r) => ({ runId: Number(r.id), scheduleId: Number(r.schedule_id), status: r.status, hasPending: r.has_pending, hasDependents: r.has_dependents }));
 }
 
 /**

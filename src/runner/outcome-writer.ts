@@ -76,7 +76,9 @@ export class OutcomeWriter<Item> {
       // QUEUE_NEW successors: only schedules that have PENDING runs need the promotion query.
       const ended = done.filter((d) => d.status !== 'RETRY_PENDING' && d.hasPending).map((d) => d.scheduleId);
       const promoted = ended.length > 0 ? await promotePendingRuns(tx, [...new Set(ended)]) : 0;
-      const dependencies = await createDependencyRuns(tx, done.filter((d) => d.status === 'SUCCESS').map((d) => d.runId), new Date(nowMs));
+      // Only successes of schedules something runs after (completeAttempts' hasDependents); the
+      // function decides the rest (active, enabled, joins).
+      const dependencies = await createDependencyRuns(tx, done.filter((d) => d.hasDependents).map((d) => d.runId), new Date(nowMs));
       if (promoted > 0 || dependencies.queued > 0 || done.some((d) => d.status === 'RETRY_PENDING')) await notifyRunsQueued(tx);
     });
     this.writing = work;
