@@ -69,14 +69,19 @@ function ensureBuilt() {
   if (!existsSync(entry)) throw new Error('build failed: nothing to measure');
 }
 
-/** The installed version of a peer; throws when missing and `required` (a benchmark that runs it is selected). */
+/**
+ * The peer's version where Node resolves it from here (bench/runner/node_modules, else upwards:
+ * the project's dev dependencies); throws when missing and `required` (a benchmark that runs it is selected).
+ */
 function peerVersion(name, required) {
-  const file = path.join(here, 'node_modules', name, 'package.json');
-  if (!existsSync(file)) {
-    if (required) throw new Error(`${name} is not installed: run \`npm --prefix bench/runner ci\` first`);
-    return 'not installed';
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version;
+    if (path.dirname(dir) === dir) {
+      if (required) throw new Error(`${name} is not installed: run \`npm --prefix bench/runner ci\` first`);
+      return 'not installed (`npm --prefix bench/runner ci`)';
+    }
   }
-  return JSON.parse(readFileSync(file, 'utf8')).version;
 }
 
 function describeSetup(options) {

@@ -326,8 +326,15 @@ export async function queryRows<T>(executor: StatementExecutor, query: SQL): Pro
  * other work in one round trip. With statistics gathered before a mass queueing (a backfill, a
  * catch-up, a restart after an outage) the planner expects a handful of rows and otherwise reads
  * the whole table: every queued run per claim, all run history per outcome batch.
+ *
+ * And no JIT: a plan that still needs a disabled scan (a GIN index, such as schedules_after_idx, is
+ * read by bitmap scans only; a tiny table may have no index that fits) carries the planner's
+ * disable cost of 10^10, far above jit_above_cost, so PostgreSQL compiled it with LLVM on every
+ * execution: every outcome batch paid for it once the dependency check read schedules_after_idx
+ * (bench:runner, 1 process: 10,100 runs/s before, 2,700 after, with 18% of the server's CPU in
+ * libLLVM). These statements are short; JIT never pays for itself on them.
  */
-export const INDEX_SCANS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
+export const INDEX_SCANS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`;
 
 /** INDEX_SCANS_ONLY on its own, for transactions that name their rows by key (outcomes, reconcile). */
 export async function preferIndexScans(tx: Executor): Promise<void> {
