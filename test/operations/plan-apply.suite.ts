@@ -640,7 +640,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       await expect(driver.apply(strict)).rejects.toThrow(new InvalidPlanError('the plan has 2 error(s); fix them and plan again'));
     });
 
-    it('finds the workflow, retention and hand-off codes: CF206, CF207, CF514, CF515, CF516', async () => {
+    it('finds the workflow, retention and hand-off codes: CF206, CF207, CF304, CF514, CF515, CF516, CF517, CF518', async () => {
       const handOff = { type: 'queue', system: 'graphile-worker', task: 'send_report' };
       const base = [
         scheduleSource('extract', { spec: { criticality: 'HIGH' } }),
@@ -648,6 +648,8 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         scheduleSource('kept', { spec: { retention: { runs: '90d' } } }),
         scheduleSource('guarded', { spec: { safety: { maxAffected: 1000 } } }),
         scheduleSource('handoff', { spec: { job: handOff } }),
+        scheduleSource('follower', {}),
+        scheduleSource('allowing', {}),
       ];
       await driver.planAndApply(base);
       driver.clock.advance(MINUTE_MS);
@@ -658,6 +660,18 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
         scheduleSource('guarded', {}),
         scheduleSource('enqueue', { spec: { job: { type: 'queue', system: 'sql', function: 'app.enqueue_report', arguments: { day: 'businessDate' } } } }),
         scheduleSource('handoff', { spec: { job: { ...handOff, url: { fromEnv: 'QUEUE_DATABASE_URL' } } } }),
+        scheduleSource('follower', { spec: { after: [{ schedule: 'kept' }] } }),
+        scheduleSource('allowing', { spec: { allowedFailures: 10 } }),
+        scheduleSource('stepper', {
+          spec: {
+            job: {
+              steps: [
+                { name: 'fetch', type: 'command', command: ['node', 'jobs/fetch.js'] },
+                { name: 'load', type: 'command', command: ['sh', '-c', 'echo {{steps.fetch.output.id}}'] },
+              ],
+            },
+          },
+        }),
       ]);
       expect(plan.errors).toEqual([]);
       const found = codesOf(plan);
@@ -666,6 +680,9 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       expect(found.guarded).toContain('CF514 HIGH');
       expect(found.enqueue).toContain('CF515 HIGH');
       expect(found.handoff).toContain('CF516 HIGH');
+      expect(found.follower).toContain('CF304 MEDIUM');
+      expect(found.allowing).toContain('CF517 MEDIUM');
+      expect(found.stepper).toContain('CF518 HIGH');
     });
 
     it('plans every action, drift and an accepted finding in one rich plan, and applies it', async () => {
