@@ -35,9 +35,10 @@ describe.runIf(postgresServerUrl && built)('crash suite (bench/chaos, CI size)',
         // Exit code 1 = a verdict failed: reported below, verdict by verdict.
         if (error.code !== 1) throw error;
       });
-      const { verdicts } = JSON.parse(readFileSync(report, 'utf8')) as { verdicts: Verdict[] };
+      const { verdicts, seed } = JSON.parse(readFileSync(report, 'utf8')) as { verdicts: Verdict[]; seed: number };
       expect(verdicts.length).toBeGreaterThanOrEqual(15);
-      expect(verdicts.filter((v) => !v.pass).map((v) => `${v.name}: ${v.value} (expected ${v.expected}) ${v.detail}`)).toEqual([]);
+      // The seed replays the same schedules and kills: `node bench/chaos/run.js --seed N …` above.
+      expect(verdicts.filter((v) => !v.pass).map((v) => `seed ${seed}: ${v.name}: ${v.value} (expected ${v.expected}) ${v.detail}`)).toEqual([]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
