@@ -30,8 +30,26 @@ function describeValues(record: Record<string, EnvValue>, withLiterals: boolean)
  * with its own timeout and retry when it sets them: each step is something that will run. The
  * definition's inputs follow, since the job's `{{inputs.NAME}}` placeholders become their text.
  */
-export function describeJob(job: RunJobDefinition, inputs?: Record<string, string>): JobLine[] {
-  return [...describeJobOnly(job), ...describeInputs(inputs)];
+export function describeJob(job: RunJobDefinition, inputs?: Record<string, string>, payload?: Record<string, unknown>): JobLine[] {
+  return [...describeJobOnly(job), ...describeInputs(inputs), ...describePayload(payload)];
+}
+
+/** Beyond this many characters of JSON the payload is shown cut, with its length and digest. */
+export const PAYLOAD_SHOWN_CHARACTERS = 600;
+
+/**
+ * The payload handed to the job (CRONFORM_PAYLOAD, a queue job's `payload`): data, not code, but
+ * the job acts on it (`{ mode: drop-all }`), so a new schedule shows it. Canonical JSON (keys
+ * sorted), invisible characters escaped; a long one is cut with its length and digest, like the
+ * payload diff of a changed schedule (cut between code points, never inside a surrogate pair).
+ */
+function describePayload(payload: Record<string, unknown> | undefined): JobLine[] {
+  if (!payload || Object.keys(payload).length === 0) return [];
+  const json = canonicalJson(payload);
+  if (json.length <= PAYLOAD_SHOWN_CHARACTERS) return [{ field: 'payload', values: [makeVisible(json)] }];
+  const digest = digestOf(payload).slice(0, 'sha256:'.length + 12);
+  const head = Array.from(json).slice(0, PAYLOAD_SHOWN_CHARACTERS).join('');
+  return [{ field: 'payload', values: [`${makeVisible(head)}…`, `(${json.length} characters of JSON, ${digest})`] }];
 }
 
 /** Every input with its template: `{{inputs.NAME}}` puts that text into what runs. */

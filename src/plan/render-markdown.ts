@@ -157,7 +157,7 @@ function renderChangeDetails(change: PlannedChange): string {
 
 /** `**Job** (runs)` and one list item per field, each value in its own code span. */
 function renderJob(after: NonNullable<PlannedChange['after']>): string {
-  const items = describeJob(after.job, after.inputs).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
+  const items = describeJob(after.job, after.inputs, after.payload).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
   return ['**Job** (what will run)', '', ...items].join('\n');
 }
 

@@ -85,7 +85,7 @@ function renderChange(paint: Ansis, change: PlannedChange): string {
 
   // A created or restored schedule shows everything it will run, first.
   if ((change.action === 'create' || change.action === 'restore') && change.after) {
-    lines.push('  job:', ...describeJob(change.after.job, change.after.inputs).map((line) => `    ${formatJobLineText(line)}`));
+    lines.push('  job:', ...describeJob(change.after.job, change.after.inputs, change.after.payload).map((line) => `    ${formatJobLineText(line)}`));
   }
   for (const fieldChange of orderFieldChanges(change.fieldChanges)) {
     const limits = isJobPath(fieldChange.path) ? UNCUT_DIFF_LIMITS : TEXT_DIFF_LIMITS;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlanJson, parsePlanJson } from '../../src/plan/render-json.js';
 import { renderPlanText } from '../../src/plan/render-text.js';
-import { makeChange, makePlan, makeRealisticPlan, makeSummary } from './render-fixtures.js';
+import { makeChange, makeDefinition, makePlan, makeRealisticPlan, makeSummary } from './render-fixtures.js';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
@@ -111,6 +111,15 @@ describe('renderPlanText', () => {
     const text = renderPlanText(plan, { color: false });
     expect(text.length).toBeLessThan(5_000);
     expect(text).toContain('more characters)');
+  });
+
+  it("shows a new schedule's payload under its job: whole when short, cut with its length and digest", () => {
+    const render = (payload: Record<string, unknown>) =>
+      renderPlanText(makePlan({ changes: [makeChange({ action: 'create', name: 'etl', after: makeDefinition({ payload }) })], summary: makeSummary({ create: 1 }) }), { color: false });
+    expect(render({ mode: 'drop-all', note: '\u202eevil' })).toContain('    payload: {"mode":"drop-all","note":"\\u202Eevil"}\n');
+    const long = render({ rows: 'r'.repeat(5_000) });
+    expect(long).toMatch(/ {4}payload: \{"rows":"r{591}…, \(5011 characters of JSON, sha256:[0-9a-f]{12}\)\n/);
+    expect(render({})).not.toContain('payload');
   });
 });
 

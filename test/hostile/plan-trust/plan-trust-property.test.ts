@@ -25,7 +25,12 @@ const job = fc.record({
   cwd: fc.constantFrom('.', 'jobs', '/tmp/x', '../up'),
   env: fc.dictionary(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,10}$/), fc.oneof(word, word.map((name) => ({ fromEnv: name.toUpperCase().replace(/-/g, '_') }))), { maxKeys: 4 }),
 });
-const spec = fc.record({ cron: fc.constantFrom('0 3 * * *', '30 4 * * *', '0 */6 * * *'), timeout: fc.constantFrom('5m', '15m', '20m'), job, priority: fc.constantFrom('NORMAL', 'HIGH') });
+// What the job acts on: short or past the shown length, with invisible and bidi characters.
+const payloadValue = fc.oneof(word, fc.integer(), fc.constantFrom('drop-all', '\u202eevil', 'zero\u200bwidth'), fc.integer({ min: 600, max: 900 }).map((n) => 'p'.repeat(n)));
+const spec = fc.record(
+  { cron: fc.constantFrom('0 3 * * *', '30 4 * * *', '0 */6 * * *'), timeout: fc.constantFrom('5m', '15m', '20m'), job, priority: fc.constantFrom('NORMAL', 'HIGH'), payload: fc.dictionary(word, payloadValue, { minKeys: 1, maxKeys: 3 }) },
+  { requiredKeys: ['cron', 'timeout', 'job', 'priority'] },
+);
 const metadata = fc.record({ description: fc.integer({ min: 10_000, max: 14_000 }).map((n) => 'd'.repeat(n)), labels: fc.dictionary(word, word, { maxKeys: 3 }) });
 const scheduleCase = fc.record({ existing: fc.option(fc.record({ spec, metadata }), { nil: null }), head: fc.record({ spec, metadata }) });
 
@@ -56,7 +61,10 @@ describe('plan trust property', () => {
         for (const change of plan.changes) {
           for (const key of changedKeys(change.fieldChanges)) expect(change.headline).toContain(key);
           if (change.action !== 'create') continue;
-          for (const line of describeJob(change.after!.job)) {
+          const lines = describeJob(change.after!.job, change.after!.inputs, change.after!.payload);
+          // A payload is shown (whole, or cut with its length) whenever the schedule has one.
+          expect(lines.some((line) => line.field === 'payload')).toBe(Object.keys(change.after!.payload).length > 0);
+          for (const line of lines) {
             expect(markdown).toContain(`- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
           }
         }
