@@ -4,6 +4,7 @@
  * one-line lossless summary, finding locations and acceptances.
  */
 import type { SourceLocation } from '../compile/definition.js';
+import { formatDurationMs } from '../compile/duration.js';
 import { makeVisible } from '../shared/visible-text.js';
 import { isAcceptedForGate, planHasChanges, type ChangeAction, type Finding, type FindingLevel, type Plan, type PlanSummary } from './plan-types.js';
 
@@ -98,8 +99,22 @@ function formatOutcome(plan: Plan): string {
 /** One line per changed Policy field (values are limits, never secrets; queue names made visible). */
 export function formatPolicyChangeLines(plan: Plan): string[] {
   if (!plan.policyChange) return [];
-  const fields = plan.policyChange.fieldChanges.map((c) => makeVisible(`  ${c.path}: ${c.before === null ? '(none)' : JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`));
+  const fields = plan.policyChange.fieldChanges.map((c) => {
+    const path = c.path.split('.').map((segment) => (segment.endsWith('Ms') ? segment.slice(0, -2) : segment)).join('.');
+    const value = (v: unknown) => JSON.stringify(policyValueInManifestTerms(c.path.split('.').at(-1)!, v));
+    return makeVisible(`  ${path}: ${c.before === null ? '(none)' : value(c.before)} → ${value(c.after)}`);
+  });
   return [`~ policy${plan.policyChange.beforeDigest === null ? ' (first apply stores it)' : ''}`, ...fields];
+}
+
+/**
+ * A Policy value as its manifest writes it: every `…Ms` field (minInterval, misfireThreshold,
+ * retention.runs) as a duration such as `90d`, at any depth, not as milliseconds.
+ */
+function policyValueInManifestTerms(key: string, value: unknown): unknown {
+  if (key.endsWith('Ms') && typeof value === 'number') return formatDurationMs(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([field, item]) => [field.endsWith('Ms') && typeof item === 'number' ? field.slice(0, -2) : field, policyValueInManifestTerms(field, item)]));
 }
 
 /** One line per acceptance added (`+`) or removed (`-`), by schedule. */

@@ -121,6 +121,26 @@ describe('renderPlanText', () => {
     expect(long).toMatch(/ {4}payload: \{"rows":"r{591}…, \(5011 characters of JSON, sha256:[0-9a-f]{12}\)\n/);
     expect(render({})).not.toContain('payload');
   });
+
+  it('writes Policy durations as the manifest does, at any depth, not as milliseconds', () => {
+    const DAY = 86_400_000;
+    const fieldChanges = [
+      { path: 'minIntervalMs', before: 60_000, after: 30_000 },
+      { path: 'retention.runsMs', before: 90 * DAY, after: 30 * DAY },
+      { path: 'retention.keepLast', before: null, after: 10 },
+      { path: 'queues', before: null, after: { default: { concurrency: 5 } } },
+      { path: 'alerts', before: { targetsMs: 'not a number' }, after: { nested: { deeperMs: 1_500 } } },
+    ];
+    const plan = makePlan({ policyChange: { beforeDigest: 'sha256:1', afterDigest: 'sha256:2', after: {} as never, fieldChanges, findings: [] } });
+    expect(renderPlanText(plan, { color: false }).split('\n').slice(0, 6)).toEqual([
+      '~ policy',
+      '  minInterval: "1m" → "30s"',
+      '  retention.runs: "90d" → "30d"',
+      '  retention.keepLast: (none) → 10',
+      '  queues: (none) → {"default":{"concurrency":5}}',
+      '  alerts: {"targetsMs":"not a number"} → {"nested":{"deeper":"1500ms"}}',
+    ]);
+  });
 });
 
 describe('plan JSON', () => {
