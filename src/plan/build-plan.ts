@@ -14,7 +14,9 @@ import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
 import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type PolicyInForce, type RiskAcceptanceChange, type RiskLevel, type StoredRiskAcceptances } from './plan-types.js';
 import { compareAlertTargets, comparePolicies, findingsForAlertMoves, findingsForPolicyMoves, stricterPolicy } from './policy-comparison.js';
-import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type SharedInstants, type TimingTally } from './repository-totals.js';
+import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type RepositoryTotals, type SharedInstants, type TimingTally } from './repository-totals.js';
+import { RUNS_PER_DAY_WINDOW_DAYS } from '../time/runs-per-day.js';
+import { runsInWindow } from '../time/timing-cache.js';
 import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
 
 export { computePlanId };
@@ -174,10 +176,10 @@ type FollowedRate = (def: Definition) => number | null;
  * join at most one per business date (one a day) and never more than its slowest upstream. A
  * disabled or unknown upstream runs nothing. `definitions` is one side (stored or desired) by name.
  */
-function followedRate(definitions: ReadonlyMap<string, Definition>, nowMs: number): FollowedRate {
+function followedRate(definitions: ReadonlyMap<string, Definition>, nowMs: number, ownRate: (def: Definition) => number = (def) => computeFigures(def, nowMs).runsPerDayPeak): FollowedRate {
   const memo = new Map<string, number>();
   const rateOf = (def: Definition, visiting: Set<string>): number => {
-    if (!def.after || def.after.length === 0) return computeFigures(def, nowMs).runsPerDayPeak;
+    if (!def.after || def.after.length === 0) return ownRate(def);
     const upstreamRates = def.after.map(({ schedule }) => {
       const upstream = definitions.get(schedule);
       // A cycle is a validation error; on a stored side it counts as nothing rather than recursing.
@@ -190,16 +192,38 @@ function followedRate(definitions: ReadonlyMap<string, Definition>, nowMs: numbe
   return (def) => (def.after && def.after.length > 0 ? rateOf(def, new Set([def.name])) : null);
 }
 
-/** The followed rates of both sides: stored definitions of changed schedules, desired ones of the rest. */
-function followedRates(pairings: Pairing[], input: BuildPlanInput): { before: FollowedRate; after: FollowedRate } {
+/** Both sides by name: stored definitions of changed schedules (active ones), desired ones of the rest. */
+function sidesByName(pairings: Pairing[], input: BuildPlanInput): { stored: Map<string, Definition>; desired: Map<string, Definition> } {
   const stored = new Map<string, Definition>();
   for (const pairing of pairings) {
     if (!pairing.stored || pairing.stored.status !== 'ACTIVE') continue;
     const definition = pairing.action === 'unchanged' ? pairing.desired?.definition : input.storedDefinitions.get(pairing.stored.id);
     if (definition) stored.set(pairing.stored.name, definition);
   }
-  const desired = new Map(input.desired.schedules.map(({ definition }) => [definition.name, definition]));
-  return { before: followedRate(stored, input.nowMs), after: followedRate(desired, input.nowMs) };
+  return { stored, desired: new Map(input.desired.schedules.map(({ definition }) => [definition.name, definition])) };
+}
+
+/** The followed rates of both sides. */
+function followedRates(sides: ReturnType<typeof sidesByName>, nowMs: number): { before: FollowedRate; after: FollowedRate } {
+  return { before: followedRate(sides.stored, nowMs), after: followedRate(sides.desired, nowMs) };
+}
+
+/**
+ * The runs per day the repository totals miss on one side. The totals tally cron slots only: none
+ * for a dependent without a cron, and a dependent's deadlines for one with a cron, though a deadline
+ * starts no run. A dependent runs as often as what it follows: its followed rate (by the totals'
+ * measure, the window's mean) replaces what the tally counted for it. Peak runs per minute are left
+ * to cron slots: a dependent starts when its upstream ends, not on a minute of its own.
+ */
+function dependentsRunsPerDayCorrection(definitions: ReadonlyMap<string, Definition>, nowMs: number): number {
+  const meanPerDay = (def: Definition) => runsInWindow(def, nowMs) / RUNS_PER_DAY_WINDOW_DAYS;
+  const rate = followedRate(definitions, nowMs, meanPerDay);
+  let correction = 0;
+  for (const def of definitions.values()) {
+    if (!def.enabled || !def.after || def.after.length === 0) continue;
+    correction += (rate(def) ?? 0) - meanPerDay(def);
+  }
+  return correction;
 }
 
 function buildChange(
@@ -272,7 +296,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const sharedInstants = needsHerd ? precomputed.desiredHerds ?? findDesiredSharedInstants(desired, nowMs) : undefined;
   const policyInForce = stricterPolicy(policyInForceOf(input), desired.policy);
   const dependentsByUpstream = indexDependents(input);
-  const rates = followedRates(pairings, input);
+  const sides = sidesByName(pairings, input);
+  const rates = followedRates(sides, nowMs);
   const changes = changed.map((p) => buildChange(p, input, sharedInstants, policyInForce, dependentsByUpstream, rates));
   changes.sort((a, b) => riskRank(a) - riskRank(b) || ACTION_RANK[a.action] - ACTION_RANK[b.action] || a.name.localeCompare(b.name));
   for (const change of changes) {
@@ -283,10 +308,14 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const drift = errors.length > 0 && pairings.length === 0 ? [] : findDrift(current);
   if (precomputed.storedTally && precomputed.storedTally.nowMs !== nowMs) throw new Error('the precomputed stored tally is of another instant than the plan');
   const beforeTally = precomputed.storedTally ?? tallyStored(current, nowMs);
-  const before = totalsOf(beforeTally);
+  const withDependents = (totals: RepositoryTotals, definitions: ReadonlyMap<string, Definition>): RepositoryTotals => ({
+    ...totals,
+    runsPerDay: Math.round((totals.runsPerDay + dependentsRunsPerDayCorrection(definitions, nowMs)) * 100) / 100,
+  });
+  const before = withDependents(totalsOf(beforeTally), sides.stored);
   // When nothing was planned, nothing changes: the totals after are the totals before. Otherwise
   // they are the manifests' totals, from the stored ones and the schedules that differ.
-  const after = errors.length > 0 && pairings.length === 0 ? before : totalsOf(tallyDesired(beforeTally, pairings, current));
+  const after = errors.length > 0 && pairings.length === 0 ? before : withDependents(totalsOf(tallyDesired(beforeTally, pairings, current)), sides.desired);
   const unchanged = pairings.filter((p) => p.action === 'unchanged').length;
   const count = (action: ChangeAction) => changes.filter((c) => c.action === action).length;
   const summary: PlanSummary = {

@@ -127,5 +127,12 @@ export function describeNextSlots(change: PlannedChange, count = 3): { before: s
   const movesSlots = change.changedPaths.some((path) => path === 'cron' || path === 'timezone' || path.startsWith('dst'));
   const { before, after } = change.figures;
   if (change.action !== 'update' || !movesSlots || !before || !after) return null;
-  return { before: before.nextSlotsLocal.slice(0, count).join(', '), after: after.nextSlotsLocal.slice(0, count).join(', ') };
+  // An empty list would read as a rendering fault: say why there is no slot.
+  const describe = (slots: string[], cron: string | null | undefined, upstreams: string[]) =>
+    slots.length > 0 ? slots.slice(0, count).join(', ') : cron === null ? `none of its own (runs after ${makeVisible(upstreams.join(' + '))})` : 'none in the next year';
+  const upstreamsOf = (def: PlannedChange['before']) => (def?.after ?? []).map((a) => a.schedule);
+  return {
+    before: describe(before.nextSlotsLocal, change.before?.cron, upstreamsOf(change.before)),
+    after: describe(after.nextSlotsLocal, change.after?.cron, upstreamsOf(change.after)),
+  };
 }

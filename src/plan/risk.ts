@@ -242,7 +242,12 @@ function checkTime(input: RiskInput, add: AddFinding): void {
   if (before && differs(before, after, ['cron', 'dayMatch'])) {
     const slotsBefore = nextSlots(calendarForDefinition(before), nowMs, 3).map(formatUtc);
     const slotsAfter = nextSlots(calendar, nowMs, 3).map(formatUtc);
-    if (slotsBefore.join() !== slotsAfter.join()) add('CF303', 'MEDIUM', `cron change moves the next slots: ${slotsBefore.join(', ')} → ${slotsAfter.join(', ')}`, 'confirm the new times against whatever depends on the old ones', ['cron']);
+    // A dependent without a cron has no slots of its own; a cron that matches no date has none either.
+    const describe = (def: Definition, slots: string[]) =>
+      def.cron === null ? `none of its own (runs after ${(def.after ?? []).map((a) => a.schedule).join(' + ')})` : slots.length === 0 ? 'none in the next year' : slots.join(', ');
+    if (slotsBefore.join() !== slotsAfter.join() || before.cron !== after.cron && (before.cron === null || after.cron === null)) {
+      add('CF303', 'MEDIUM', `cron change moves the next slots: ${describe(before, slotsBefore)} → ${describe(after, slotsAfter)}`, 'confirm the new times against whatever depends on the old ones', ['cron']);
+    }
   }
 }
 

@@ -55,4 +55,17 @@ describe('plan of spec.after and spec.inputs', () => {
     const narrowed = plan(compile([['extract', { cron: '0 3 * * *' }], ['prices', { cron: '0 4 * * *' }], ['load', { after: [{ schedule: 'extract' }], criticality: 'HIGH' }]]), storedAfterApply(joined));
     expect(change(narrowed, 'load').headline).toBe('follows extract (one run per SUCCESS, up to 1 run/day); changed after');
   });
+
+  it("the summary's runs/day counts a dependent at its upstream's rate, and a deadline as no run", () => {
+    // Stored: extract (1/day) and load (1/day): 2. Load now follows a schedule of every 5 minutes.
+    const p = plan(compile([['extract', { cron: '0 3 * * *' }], ['often', { cron: '*/5 * * * *' }], ['load', { after: [{ schedule: 'often' }] }]]), storedAfterApply(before));
+    expect([p.summary.runsPerDayBefore, p.summary.runsPerDayAfter]).toEqual([2, 1 + 288 + 288]);
+    // A join runs at most once a day; its own cron's slots are deadlines, which start no run.
+    const joined = plan(compile([['extract', { cron: '0 3 * * *' }], ['often', { cron: '*/5 * * * *' }], ['load', { cron: '*/10 * * * *', after: [{ schedule: 'often' }, { schedule: 'extract' }] }]]), storedAfterApply(before));
+    expect(joined.summary.runsPerDayAfter).toBe(1 + 288 + 1);
+    // The stored side counts its dependents the same way: nothing changes, nothing moves.
+    const chained = compile([['extract', { cron: '0 3 * * *' }], ['often', { cron: '*/5 * * * *' }], ['load', { after: [{ schedule: 'often' }] }]]);
+    const again = plan(chained, storedAfterApply(chained));
+    expect([again.summary.runsPerDayBefore, again.summary.runsPerDayAfter]).toEqual([577, 577]);
+  });
 });
