@@ -329,6 +329,7 @@ export function computeVerdicts(facts, jobLog, context) {
 
   // 8. Start delay while no runner is dying.
   const delays = { calm: [], chaos: [] };
+  const calmStarts = [];
   for (const run of runs) {
     const definition = definitionOf(run.scheduleId, run.version);
     if (run.trigger !== 'SCHEDULED' || definition.overlap === 'QUEUE_NEW') continue;
@@ -338,17 +339,23 @@ export function computeVerdicts(facts, jobLog, context) {
     const calendar = calendarForDefinition(definition);
     const dueMs = run.slotMs + jitterFor(definition.name, run.slotMs, definition.jitterMs, nextSlot(calendar, run.slotMs) ?? null);
     const delayMs = first.startedMs - dueMs;
-    if (within(dueMs, context.calmWindows)) delays.calm.push(delayMs);
-    else if (within(dueMs, context.chaosWindows)) delays.chaos.push(delayMs);
+    if (within(dueMs, context.calmWindows)) {
+      delays.calm.push(delayMs);
+      // For the post-mortem of a slow start: when the run row appeared and who started it.
+      calmStarts.push({ delayMs, text: `run ${run.id} ${definition.name} due ${new Date(dueMs).toISOString().slice(11, 23)}: row +${run.createdMs - dueMs} ms, started +${delayMs} ms by ${first.runnerId}` });
+    } else if (within(dueMs, context.chaosWindows)) delays.chaos.push(delayMs);
   }
   for (const list of Object.values(delays)) list.sort((a, b) => a - b);
+  const slowest = calmStarts.sort((a, b) => b.delayMs - a.delayMs).slice(0, 3).map((s) => s.text);
   const p99 = percentile(delays.calm, 99);
   add(
     'start delay p99 while no runner is dying',
     p99 === null ? 'no runs' : `${p99} ms (p50 ${percentile(delays.calm, 50)} ms, max ${delays.calm.at(-1)} ms, n=${delays.calm.length})`,
     `<= ${context.maxStartP99Ms} ms`,
     p99 !== null && p99 <= context.maxStartP99Ms,
-    delays.chaos.length ? `under chaos: p50 ${percentile(delays.chaos, 50)} ms, p99 ${percentile(delays.chaos, 99)} ms, max ${delays.chaos.at(-1)} ms, n=${delays.chaos.length}` : '',
+    [delays.chaos.length ? `under chaos: p50 ${percentile(delays.chaos, 50)} ms, p99 ${percentile(delays.chaos, 99)} ms, max ${delays.chaos.at(-1)} ms, n=${delays.chaos.length}` : '', slowest.length ? `slowest calm starts: ${slowest.join('; ')}` : '']
+      .filter(Boolean)
+      .join('; '),
   );
 
   // 9. Apply under fire.
