@@ -10,9 +10,10 @@
  *   npm run bench:runner -- [--only throughput|delay|scale|real[,…]] [--full] [--duration 60] [--keep]
  *     [--count 20000] [--real-count 500] [--real-rounds 3] [--concurrency 10] [--scale-count 100000] [--apply-all]
  *     [--apply-batch 5000] [--idle 60] [--server postgres://postgres@127.0.0.1:5432/postgres] [--no-fail]
- *     [--processes 1,2,4 [--rounds 3] [--sample-waits]]
+ *     [--processes 1,2,4 [--rounds 3] [--sample-waits] [--warmup N]]
  * --processes: throughput runs only cronform's no-op rows at those process counts, alternated
- * --rounds times (no peers needed); --sample-waits adds where the runners' backends waited.
+ * --rounds times (no peers needed); --sample-waits adds where the runners' backends waited;
+ * --warmup N times only what follows N untimed runs (the workers' steady state, start-up left out).
  * --full: 180 s of start delay, pg-boss also with 1 s cron checks, and all 100,000 schedules
  * through plan/apply (instead of 5,000 applied + SQL clones); ~20 minutes more. Exits 1 when a
  * cronform target is missed, unless --no-fail; each system runs on a database of its own
@@ -63,6 +64,8 @@ function parseOptions(argv) {
     processCounts: value('--processes', null)?.split(',').map(Number) ?? null,
     rounds: Number(value('--rounds', 1)),
     sampleWaits: argv.includes('--sample-waits'),
+    // --warmup N: the workers first run N untimed runs (start-up and code warm-up out of the window).
+    warmup: Number(value('--warmup', 0)),
     cores: os.cpus().length,
   };
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, withFreshDatabase } from './databases.js';
 import { startChild } from './child-protocol.js';
 import { readProcessCpuMs, readServerCpuByPid, sumServerCpuMs } from './cpu.js';
-import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
+import { applySources, createQueuedRuns, listSchedules, notifyRunsQueued, openMigrated } from './cronform-setup.js';
 import { policyDocument, throughputSchedules, toSources } from './manifests.js';
 import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
 import { formatNumber, median, printTable, sleep, verdict } from './report.js';
@@ -64,19 +64,28 @@ function readCpu(children, pollPid) {
  * workers'), and the WAL the server wrote meanwhile (every database on it, the poll's count(*)
  * included): where the time of each system goes, which jobs/s alone hides.
  */
-async function runWorkers({ url, script, args, processes, remainingSql, sampleWaits = false }) {
+async function runWorkers({ url, script, args, processes, remainingSql, sampleWaits = false, warm = null }) {
   const children = [];
   const client = await connect(url);
   try {
     for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
     const { rows } = await client.query('select pg_backend_pid() as pid');
     const pollPid = Number(rows[0].pid);
+    // Warm: the workers start (connect, warm their code) on untimed runs of their own first; then
+    // the timed runs are created without waking anyone, and `warm.start()` wakes them at t0.
+    if (warm !== null) {
+      for (const child of children) child.go();
+      await warm.prepare();
+      await waitUntilDrained(client, remainingSql, performance.now());
+      await warm.createTimed();
+    }
     // The sampler's own backend and process cost CPU too: only when asked (--sample-waits).
     const sampler = sampleWaits ? await startWaitSampler(url, { excludedPids: [pollPid] }) : null;
     const lsnBefore = await readWalLsn(client);
     const before = readCpu(children, pollPid);
     const t0 = performance.now();
-    for (const child of children) child.go();
+    if (warm === null) for (const child of children) child.go();
+    else await warm.start();
     const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
     const after = readCpu(children, pollPid);
     const walBytes = await countWalBytesSince(client, lsnBefore);
@@ -89,34 +98,57 @@ async function runWorkers({ url, script, args, processes, remainingSql, sampleWa
   }
 }
 
-export async function measureCronform(serverUrl, options, { processes, concurrency, count, real, sampleWaits = false }) {
+/**
+ * `warmup` > 0: that many runs first, untimed, so that the timed runs measure workers in their
+ * steady state (started, connected, code optimized) rather than with their start-up in the window.
+ */
+export async function measureCronform(serverUrl, options, { processes, concurrency, count, real, sampleWaits = false, warmup = 0 }) {
   return withFreshDatabase(serverUrl, 'cronform', options, async ({ url }) => {
     const database = await openMigrated(url);
     let createMs;
+    let measured;
     try {
       await applySources(database, toSources(policyDocument(), throughputSchedules(200)));
-      createMs = await createQueuedRuns(database, await listSchedules(database), { count });
+      const schedules = await listSchedules(database);
+      // Warm: once the warm-up runs are done, the timed runs are created not yet due (idle workers
+      // take none), made due in one statement, the tables vacuumed of what that left, and at t0 a
+      // NOTIFY wakes the workers.
+      const warm =
+        warmup > 0
+          ? {
+              prepare: () => createQueuedRuns(database, schedules, { count: warmup }),
+              createTimed: async () => {
+                createMs = await createQueuedRuns(database, schedules, { count, slotOffset: warmup, notify: false, runAfterMs: Date.now() + 86_400_000 });
+                await database.db.$client.query(`update schedule_runs set run_after = now() - interval '1 second' where status = 'QUEUED' and run_after > now()`);
+                await database.db.$client.query('vacuum schedule_runs, active_runs, run_attempts');
+              },
+              start: () => notifyRunsQueued(database.db),
+            }
+          : null;
+      if (warm === null) createMs = await createQueuedRuns(database, schedules, { count });
+      measured = await runWorkers({
+        url,
+        script: 'cronform-runner.js',
+        args: [String(concurrency), ...(real ? ['--real'] : [])],
+        processes,
+        sampleWaits,
+        warm,
+        // active_runs: the unfinished runs (their copy kept by the database's triggers), so the poll reads
+        // only those, not every run of the table.
+        remainingSql: `select count(*) as remaining from active_runs where status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
+      });
     } finally {
       await database.close();
     }
-    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes, waits } = await runWorkers({
-      url,
-      script: 'cronform-runner.js',
-      args: [String(concurrency), ...(real ? ['--real'] : [])],
-      processes,
-      sampleWaits,
-      // active_runs: the unfinished runs (their copy kept by the database's triggers), so the poll reads
-      // only those, not every run of the table.
-      remainingSql: `select count(*) as remaining from active_runs where status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
-    });
+    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes, waits } = measured;
     const client = await connect(url);
     try {
       const { rows } = await client.query(
         `select (select count(*) from schedule_runs where status = 'SUCCESS') as succeeded,
                 (select count(*) from run_attempts) as attempts`,
       );
-      const succeeded = Number(rows[0].succeeded);
-      const attempts = Number(rows[0].attempts);
+      const succeeded = Number(rows[0].succeeded) - warmup;
+      const attempts = Number(rows[0].attempts) - warmup;
       const note = succeeded === count && attempts === count ? '' : `${succeeded} SUCCESS, ${attempts} attempts`;
       return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, waits, note };
     } finally {
@@ -299,12 +331,12 @@ export async function runRealProcessBenchmark(options) {
  * where the runners' database backends spent their time (wait-sampler.js), which costs some CPU.
  */
 export async function runScalingBenchmark(options) {
-  const { count, processCounts, rounds, sampleWaits } = options;
-  console.log(`\n## Scaling: ${formatNumber(count)} no-op runs by ${processCounts.join(', ')} process(es) × concurrency 10, ${rounds} round(s)${sampleWaits ? ', waits sampled' : ''}`);
+  const { count, processCounts, rounds, sampleWaits, warmup } = options;
+  console.log(`\n## Scaling: ${formatNumber(count)} no-op runs by ${processCounts.join(', ')} process(es) × concurrency 10, ${rounds} round(s)${warmup > 0 ? `, after ${formatNumber(warmup)} untimed warm-up runs` : ''}${sampleWaits ? ', waits sampled' : ''}`);
   const byCount = new Map(processCounts.map((p) => [p, []]));
   for (let round = 1; round <= rounds; round += 1) {
     for (const processes of processCounts) {
-      const measured = await measureCronform(options.serverUrl, options, { processes, concurrency: 10, count, sampleWaits });
+      const measured = await measureCronform(options.serverUrl, options, { processes, concurrency: 10, count, sampleWaits, warmup });
       const perSecond = count / (measured.elapsedMs / 1000);
       const cpu = { workers: (measured.workerCpuMs * 1000) / count, server: (measured.serverCpuMs * 1000) / count };
       byCount.get(processes).push({ ...measured, perSecond, cpu });
