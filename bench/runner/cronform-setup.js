@@ -11,6 +11,8 @@ import { applyPlan } from '../../dist/operations/apply.js';
 import { insertRuns, notifyRunsQueued } from '../../dist/db/scheduler-queries.js';
 import { systemClock } from '../../dist/shared/clock.js';
 
+export { notifyRunsQueued };
+
 export async function openMigrated(url, maxConnections = 10) {
   const database = await openDatabase({ url, maxConnections });
   await migrateDatabase(database);
@@ -41,12 +43,14 @@ export async function listSchedules(database) {
 
 /**
  * `count` QUEUED MANUAL runs spread round-robin over `schedules`, inserted `batchSize` per
- * transaction with insertRuns, then one NOTIFY (never one per row). Returns the elapsed ms.
+ * transaction with insertRuns, then one NOTIFY (never one per row) unless `notify` is false;
+ * due a second ago unless `runAfterMs` says when. Returns the elapsed ms.
  */
-export async function createQueuedRuns(database, schedules, { count, batchSize = 1000 }) {
+export async function createQueuedRuns(database, schedules, { count, batchSize = 1000, slotOffset = 0, notify = true, runAfterMs = undefined }) {
   const t0 = performance.now();
   const nowMs = systemClock.nowMs();
-  const baseMs = Math.floor(nowMs / 1000) * 1000 - 86_400_000;
+  // slotOffset: a second batch's slots follow the first's (their slot keys never collide).
+  const baseMs = Math.floor(nowMs / 1000) * 1000 - 86_400_000 + slotOffset;
   for (let start = 0; start < count; start += batchSize) {
     const runs = [];
     for (let i = start; i < Math.min(count, start + batchSize); i += 1) {
@@ -63,7 +67,7 @@ export async function createQueuedRuns(database, schedules, { count, batchSize =
         priority: 2,
         queue: 'default',
         businessDate: null,
-        runAfter: new Date(nowMs - 1000),
+        runAfter: new Date(runAfterMs ?? nowMs - 1000),
         maxAttempts: 1,
         summarizedSlots: null,
         finishedAt: null,
@@ -71,6 +75,6 @@ export async function createQueuedRuns(database, schedules, { count, batchSize =
     }
     await database.db.transaction((tx) => insertRuns(tx, runs, new Date(nowMs)));
   }
-  await notifyRunsQueued(database.db);
+  if (notify) await notifyRunsQueued(database.db);
   return performance.now() - t0;
 }

@@ -10,6 +10,10 @@
  *   npm run bench:runner -- [--only throughput|delay|scale|real[,…]] [--full] [--duration 60] [--keep]
  *     [--count 20000] [--real-count 500] [--real-rounds 3] [--concurrency 10] [--scale-count 100000] [--apply-all]
  *     [--apply-batch 5000] [--idle 60] [--server postgres://postgres@127.0.0.1:5432/postgres] [--no-fail]
+ *     [--processes 1,2,4 [--rounds 3] [--sample-waits] [--warmup N]]
+ * --processes: throughput runs only cronform's no-op rows at those process counts, alternated
+ * --rounds times (no peers needed); --sample-waits adds where the runners' backends waited;
+ * --warmup N times only what follows N untimed runs (the workers' steady state, start-up left out).
  * --full: 180 s of start delay, pg-boss also with 1 s cron checks, and all 100,000 schedules
  * through plan/apply (instead of 5,000 applied + SQL clones); ~20 minutes more. Exits 1 when a
  * cronform target is missed, unless --no-fail; each system runs on a database of its own
@@ -56,6 +60,12 @@ function parseOptions(argv) {
     applyAll: full || argv.includes('--apply-all'),
     applyBatch: Number(value('--apply-batch', 5000)),
     idleMs: Number(value('--idle', 60)) * 1000,
+    // --processes 1,2,4: throughput becomes cronform's no-op rows at those process counts only.
+    processCounts: value('--processes', null)?.split(',').map(Number) ?? null,
+    rounds: Number(value('--rounds', 1)),
+    sampleWaits: argv.includes('--sample-waits'),
+    // --warmup N: the workers first run N untimed runs (start-up and code warm-up out of the window).
+    warmup: Number(value('--warmup', 0)),
     cores: os.cpus().length,
   };
 }
@@ -89,7 +99,7 @@ function describeSetup(options) {
   const pgVersion = spawnSync('psql', [options.serverUrl, '-Atc', 'show server_version'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
   console.log(`# Runner benchmark — ${new Date().toISOString()}`);
   console.log(`cronform ${git} (dist/), Node ${process.version}, PostgreSQL ${pgVersion}, ${options.cores} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
-  const required = options.only.some((name) => NEEDS_PEERS.includes(name));
+  const required = options.only.some((name) => NEEDS_PEERS.includes(name) && !(name === 'throughput' && options.processCounts));
   console.log(`graphile-worker ${peerVersion('graphile-worker', required)}, pg-boss ${peerVersion('pg-boss', required)}; benchmarks: ${options.only.join(', ')}${options.full ? ' (--full)' : ''}`);
   console.log(`dist fingerprint ${fingerprintDist()}; ${describeLoad()}`);
 }
@@ -124,7 +134,8 @@ const missed = [];
 for (const name of options.only) {
   const serverStartedAt = readServerStart(options.serverUrl);
   try {
-    if (name === 'throughput') missed.push(...(await (await import('./throughput.js')).runThroughputBenchmark(options)));
+    if (name === 'throughput' && options.processCounts) missed.push(...(await (await import('./throughput.js')).runScalingBenchmark(options)));
+    else if (name === 'throughput') missed.push(...(await (await import('./throughput.js')).runThroughputBenchmark(options)));
     if (name === 'delay') missed.push(...(await (await import('./start-delay.js')).runStartDelayBenchmark(options)));
     if (name === 'scale') missed.push(...(await (await import('./scale.js')).runScaleBenchmark(options)));
     if (name === 'real') missed.push(...(await (await import('./throughput.js')).runRealProcessBenchmark(options)));

@@ -4,15 +4,17 @@
  * runs on its own fresh database; workers run in child processes, so one or two processes compare.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, withFreshDatabase } from './databases.js';
 import { startChild } from './child-protocol.js';
 import { readProcessCpuMs, readServerCpuByPid, sumServerCpuMs } from './cpu.js';
-import { applySources, createQueuedRuns, listSchedules, openMigrated } from './cronform-setup.js';
+import { applySources, createQueuedRuns, listSchedules, notifyRunsQueued, openMigrated } from './cronform-setup.js';
 import { policyDocument, throughputSchedules, toSources } from './manifests.js';
 import { createGraphileWorkerJobs, createPgBossJobs, installGraphileWorker } from './peers-setup.js';
 import { formatNumber, median, printTable, sleep, verdict } from './report.js';
+import { describeWaits, startWaitSampler } from './wait-sampler.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const POLL_MS = 50;
@@ -62,57 +64,93 @@ function readCpu(children, pollPid) {
  * workers'), and the WAL the server wrote meanwhile (every database on it, the poll's count(*)
  * included): where the time of each system goes, which jobs/s alone hides.
  */
-async function runWorkers({ url, script, args, processes, remainingSql }) {
+async function runWorkers({ url, script, args, processes, remainingSql, sampleWaits = false, warm = null }) {
   const children = [];
   const client = await connect(url);
   try {
     for (let i = 0; i < processes; i += 1) children.push(await startChild(path.join(here, script), [url, ...args]));
     const { rows } = await client.query('select pg_backend_pid() as pid');
     const pollPid = Number(rows[0].pid);
+    // Warm: the workers start (connect, warm their code) on untimed runs of their own first; then
+    // the timed runs are created without waking anyone, and `warm.start()` wakes them at t0.
+    if (warm !== null) {
+      for (const child of children) child.go();
+      await warm.prepare();
+      await waitUntilDrained(client, remainingSql, performance.now());
+      await warm.createTimed();
+    }
+    // The sampler's own backend and process cost CPU too: only when asked (--sample-waits).
+    const sampler = sampleWaits ? await startWaitSampler(url, { excludedPids: [pollPid] }) : null;
     const lsnBefore = await readWalLsn(client);
     const before = readCpu(children, pollPid);
     const t0 = performance.now();
-    for (const child of children) child.go();
+    if (warm === null) for (const child of children) child.go();
+    else await warm.start();
     const elapsedMs = await waitUntilDrained(client, remainingSql, t0);
     const after = readCpu(children, pollPid);
     const walBytes = await countWalBytesSince(client, lsnBefore);
+    const waits = sampler === null ? null : await sampler.stop();
     const workerCpuMs = before.workersMs === null || after.workersMs === null ? null : after.workersMs - before.workersMs;
-    return { elapsedMs, workerCpuMs, serverCpuMs: sumServerCpuMs(before.server, after.server, pollPid), walBytes };
+    return { elapsedMs, workerCpuMs, serverCpuMs: sumServerCpuMs(before.server, after.server, pollPid), walBytes, waits };
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => child.kill())));
     await client.end();
   }
 }
 
-export async function measureCronform(serverUrl, options, { processes, concurrency, count, real }) {
+/**
+ * `warmup` > 0: that many runs first, untimed, so that the timed runs measure workers in their
+ * steady state (started, connected, code optimized) rather than with their start-up in the window.
+ */
+export async function measureCronform(serverUrl, options, { processes, concurrency, count, real, sampleWaits = false, warmup = 0 }) {
   return withFreshDatabase(serverUrl, 'cronform', options, async ({ url }) => {
     const database = await openMigrated(url);
     let createMs;
+    let measured;
     try {
       await applySources(database, toSources(policyDocument(), throughputSchedules(200)));
-      createMs = await createQueuedRuns(database, await listSchedules(database), { count });
+      const schedules = await listSchedules(database);
+      // Warm: once the warm-up runs are done, the timed runs are created not yet due (idle workers
+      // take none), made due in one statement, the tables vacuumed of what that left, and at t0 a
+      // NOTIFY wakes the workers.
+      const warm =
+        warmup > 0
+          ? {
+              prepare: () => createQueuedRuns(database, schedules, { count: warmup }),
+              createTimed: async () => {
+                createMs = await createQueuedRuns(database, schedules, { count, slotOffset: warmup, notify: false, runAfterMs: Date.now() + 86_400_000 });
+                await database.db.$client.query(`update schedule_runs set run_after = now() - interval '1 second' where status = 'QUEUED' and run_after > now()`);
+                await database.db.$client.query('vacuum schedule_runs, active_runs, run_attempts');
+              },
+              start: () => notifyRunsQueued(database.db),
+            }
+          : null;
+      if (warm === null) createMs = await createQueuedRuns(database, schedules, { count });
+      measured = await runWorkers({
+        url,
+        script: 'cronform-runner.js',
+        args: [String(concurrency), ...(real ? ['--real'] : [])],
+        processes,
+        sampleWaits,
+        warm,
+        // active_runs: the unfinished runs (their copy kept by the database's triggers), so the poll reads
+        // only those, not every run of the table.
+        remainingSql: `select count(*) as remaining from active_runs where status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
+      });
     } finally {
       await database.close();
     }
-    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes } = await runWorkers({
-      url,
-      script: 'cronform-runner.js',
-      args: [String(concurrency), ...(real ? ['--real'] : [])],
-      processes,
-      // active_runs: the unfinished runs (their copy kept by the database's triggers), so the poll reads
-      // only those, not every run of the table.
-      remainingSql: `select count(*) as remaining from active_runs where status in ('QUEUED', 'RUNNING', 'RETRY_PENDING')`,
-    });
+    const { elapsedMs, workerCpuMs, serverCpuMs, walBytes, waits } = measured;
     const client = await connect(url);
     try {
       const { rows } = await client.query(
         `select (select count(*) from schedule_runs where status = 'SUCCESS') as succeeded,
                 (select count(*) from run_attempts) as attempts`,
       );
-      const succeeded = Number(rows[0].succeeded);
-      const attempts = Number(rows[0].attempts);
+      const succeeded = Number(rows[0].succeeded) - warmup;
+      const attempts = Number(rows[0].attempts) - warmup;
       const note = succeeded === count && attempts === count ? '' : `${succeeded} SUCCESS, ${attempts} attempts`;
-      return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, note };
+      return { createMs, elapsedMs, workerCpuMs, serverCpuMs, walBytes, waits, note };
     } finally {
       await client.end();
     }
@@ -285,3 +323,50 @@ export async function runRealProcessBenchmark(options) {
   );
   return pass ? [] : [`real: cronform real jobs at ${formatNumber(ratio, 2)}× of spawn('true')`];
 }
+
+/**
+ * How cronform scales with runner processes (issue 20, "runners that add up"): only its no-op rows,
+ * at each count of `--processes` (e.g. 1,2,4), alternated `--rounds` times back to back so that every
+ * count sees the same load; each count's median against one process's. With `--sample-waits`, also
+ * where the runners' database backends spent their time (wait-sampler.js), which costs some CPU.
+ */
+export async function runScalingBenchmark(options) {
+  const { count, processCounts, rounds, sampleWaits, warmup } = options;
+  console.log(`\n## Scaling: ${formatNumber(count)} no-op runs by ${processCounts.join(', ')} process(es) × concurrency 10, ${rounds} round(s)${warmup > 0 ? `, after ${formatNumber(warmup)} untimed warm-up runs` : ''}${sampleWaits ? ', waits sampled' : ''}`);
+  const byCount = new Map(processCounts.map((p) => [p, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const processes of processCounts) {
+      const measured = await measureCronform(options.serverUrl, options, { processes, concurrency: 10, count, sampleWaits, warmup });
+      const perSecond = count / (measured.elapsedMs / 1000);
+      const cpu = { workers: (measured.workerCpuMs * 1000) / count, server: (measured.serverCpuMs * 1000) / count };
+      byCount.get(processes).push({ ...measured, perSecond, cpu });
+      console.log(
+        `  round ${round}, ${processes} process(es): ${formatNumber(perSecond)}/s, CPU µs/run workers ${formatNumber(cpu.workers)} + PostgreSQL ${formatNumber(cpu.server)} = ${formatNumber(cpu.workers + cpu.server)}; load ${describeLoad1()}${measured.note ? ` — ${measured.note}` : ''}`,
+      );
+      if (measured.waits) for (const line of describeWaits(measured.waits)) console.log(`      ${line}`);
+    }
+  }
+  const oneProcess = byCount.has(1) ? median(byCount.get(1).map((r) => r.perSecond)) : Number.NaN;
+  printTable(
+    `Scaling (${new Date().toISOString().slice(0, 10)}, ${options.cores} cores; medians of ${rounds} alternated round(s))`,
+    ['processes', 'runs/s (median)', 'runs/s (each round)', 'vs 1 process', 'workers CPU µs/run', 'PostgreSQL CPU µs/run', 'CPU µs/run total', 'WAL bytes/run'],
+    [...byCount].map(([processes, results]) => {
+      const rate = median(results.map((r) => r.perSecond));
+      const workers = median(results.map((r) => r.cpu.workers));
+      const server = median(results.map((r) => r.cpu.server));
+      return [
+        String(processes),
+        formatNumber(rate),
+        results.map((r) => formatNumber(r.perSecond)).join(' · '),
+        `${formatNumber(rate / oneProcess, 2)}×`,
+        formatNumber(workers),
+        formatNumber(server),
+        formatNumber(median(results.map((r) => r.cpu.workers + r.cpu.server))),
+        formatNumber(median(results.map((r) => r.walBytes / count))),
+      ];
+    }),
+  );
+  return [];
+}
+
+const describeLoad1 = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
