@@ -24,7 +24,7 @@ export class JobReaper implements ProcessGroupRegistry {
   private child: ChildProcess | undefined;
   /** Unique to this runner process, so a reaper never touches another runner's jobs. */
   private readonly token = randomUUID();
-  readonly jobMarker: Readonly<Record<string, string>> = { [RUNNER_MARKER_ENV]: this.token };
+  private readonly jobMarker: Readonly<Record<string, string>> = { [RUNNER_MARKER_ENV]: this.token };
   /** The groups of the jobs running now: re-registered with a restarted reaper. */
   private readonly groups = new Set<number>();
   private killGraceMs = 0;
@@ -36,12 +36,25 @@ export class JobReaper implements ProcessGroupRegistry {
   private pendingLines = '';
   private flushScheduled: NodeJS.Immediate | undefined;
 
+  /**
+   * Arms the reaper; its process starts with the first command job (markJob), not here: a runner
+   * that runs only http or queue jobs never needs one, and a process per runner start was ~0.1 s
+   * of CPU in the window where a new replica should be taking work (bench/README.md, "Runners
+   * that add up"). The job is spawned after the reaper, so the guarantee is the same: a reaper
+   * still starting reads the end of its input when the runner dies, whenever it gets to it.
+   */
   start(killGraceMs: number, report?: (problem: string) => void): void {
     if (process.platform === 'win32') return;
     this.killGraceMs = killGraceMs;
     if (report) this.report = report;
     this.stopped = false;
-    this.spawnReaper();
+  }
+
+  markJob(): Readonly<Record<string, string>> {
+    // A restart after the reaper was lost is the restart timer's; a job started meanwhile is
+    // still marked, and registered with the reaper when it comes back.
+    if (!this.stopped && this.child === undefined && this.restartTimer === undefined) this.spawnReaper();
+    return this.jobMarker;
   }
 
   get pid(): number | undefined {
@@ -77,6 +90,7 @@ export class JobReaper implements ProcessGroupRegistry {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
     clearImmediate(this.flushScheduled);
     this.flushScheduled = undefined;
     const lines = this.pendingLines;
@@ -97,6 +111,7 @@ export class JobReaper implements ProcessGroupRegistry {
       this.report(`job reaper ${why}: the jobs of this runner would outlive a SIGKILL of it; starting it again`);
       // Real time: this watches a real process (the runner's clock may be a test's manual one).
       this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
         if (!this.stopped && this.child === undefined) this.spawnReaper();
       }, Math.max(0, this.lastStartMs + RESTART_AFTER_MS - Date.now()));
       this.restartTimer.unref();

@@ -138,7 +138,7 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attem
         reaper.start(500);
         setTimeout(() => {
           const env = { PATH: process.env.PATH };
-          const marked = spawn('/bin/sh', ['-c', 'sleep 600 & wait'], { detached: true, stdio: 'ignore', env: { ...env, ...reaper.jobMarker } });
+          const marked = spawn('/bin/sh', ['-c', 'sleep 600 & wait'], { detached: true, stdio: 'ignore', env: { ...env, ...reaper.markJob() } });
           const other = spawn('/bin/sh', ['-c', 'sleep 600'], { detached: true, stdio: 'ignore', env });
           require('node:fs').writeFileSync(${JSON.stringify(pidsFile)}, marked.pid + ' ' + other.pid);
           process.kill(process.pid, 'SIGKILL');

@@ -78,7 +78,7 @@ function prepareCommand(job: CommandJobDefinition, context: RunContext, settings
   // path a stat is one more round trip to libuv's thread pool per job.
   const cwd = resolve(settings.baseDir, job.cwd);
   const [program, ...args] = argv as [string, ...string[]];
-  return { ok: true, value: { argv: [program, ...args], cwd, env: { ...composeJobEnvironment(settings.env, jobEnv.value, context), ...settings.processGroups?.jobMarker } } };
+  return { ok: true, value: { argv: [program, ...args], cwd, env: { ...composeJobEnvironment(settings.env, jobEnv.value, context), ...settings.processGroups?.markJob?.() } } };
 }
 
 function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, elapsedMs: () => number): Promise<ExecutionOutcome> {

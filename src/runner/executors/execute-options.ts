@@ -27,11 +27,13 @@ export interface ProcessGroupRegistry {
   add(groupId: number): void;
   remove(groupId: number): void;
   /**
-   * Variables set in every command job's environment (after the job's own, so it cannot replace
-   * them) that mark the job as this runner's: the reaper finds by them a job whose group it was
-   * never told about, because the runner died while spawning it (bin/job-reaper.js).
+   * Called before each command job is spawned. Returns the variables set in its environment
+   * (after the job's own, so it cannot replace them) that mark the job as this runner's: the
+   * reaper finds by them a job whose group it was never told about, because the runner died while
+   * spawning it (bin/job-reaper.js). The registry makes sure its reaper runs before returning, so
+   * a reaper may be started at the first job instead of with the runner.
    */
-  readonly jobMarker?: Readonly<Record<string, string>>;
+  markJob?(): Readonly<Record<string, string>>;
 }
 
 /** ExecuteOptions with defaults applied; what the executors receive. */
