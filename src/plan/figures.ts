@@ -49,7 +49,10 @@ export function computeFigures(def: Definition, nowMs: number): ScheduleFigures 
   const runsPerDay = runsPerDayOf(timing, def, nowMs);
   const slots = nextSlots(calendar, nowMs, NEXT_SLOT_COUNT);
   return {
-    runsPerDayPeak: runsPerDay.peak,
+    // The window (RUNS_PER_DAY_WINDOW_DAYS from now) misses a cron that fires only in some months
+    // (`*/2 * * 3 *` in December: none), so the peak is at least what one firing day holds, as
+    // validation's maxRunsPerDay check counts it: a plan must never read such a change as fewer runs.
+    runsPerDayPeak: def.cron === null ? runsPerDay.peak : Math.max(runsPerDay.peak, timesPerDay(cron)),
     runsPerDayAverage: runsPerDay.average,
     // All slots of one minute share the minute and differ only in the seconds field (see
     // time/minute-load.ts), and on any ordinary firing day some minute has all of them: the peak is exact.

@@ -15,7 +15,7 @@ import { displayPath } from './field-names.js';
 import { diffFields } from './field-diff.js';
 
 export const JobRiskCodes = {
-  CF506: { level: 'MEDIUM', meaning: 'job changed (arguments, environment, working directory, headers, body or expected status): review what now runs' },
+  CF506: { level: 'MEDIUM', meaning: 'job changed (arguments, environment, working directory, headers, body, expected status, inputs, payload or business date): review what now runs' },
   CF507: { level: 'HIGH', meaning: 'a loader or interpreter variable is set (LD_*, DYLD_*, NODE_OPTIONS, PATH, PYTHON*, …): other code can run' },
   CF508: { level: 'HIGH', meaning: 'an interpreter flag loads or evaluates code (node --import/-r/-e, python -c, perl -e, …)' },
   CF509: { level: 'HIGH', meaning: 'the working directory is outside the repository (absolute, ~ or escaping with ..)' },
@@ -218,8 +218,15 @@ export function assessJob(before: Definition | null, after: Definition | null, o
       concerns.push({ code: 'CF516', level: 'HIGH', path: 'job.url', evidence: now ?? '', message: `the queue job now goes to ${name(now)} (was ${name(was)})`, hint: 'confirm that database and its queue are the intended ones: the runner connects to it and every run is handed there' });
     }
   }
-  // Inputs are substituted into the job (`{{inputs.NAME}}`): changing one changes what runs.
-  const changed = [...diffFields(before.job, after.job, 'job'), ...diffFields(before.inputs ?? {}, after.inputs ?? {}, 'inputs')];
+  // Inputs are substituted into the job (`{{inputs.NAME}}`), the payload is what the job (or a
+  // queue's worker, whose whole input it is) acts on, and the business date's offset moves the
+  // date it is given (`{{businessDate}}`): changing any of them changes what runs.
+  const changed = [
+    ...diffFields(before.job, after.job, 'job'),
+    ...diffFields(before.inputs ?? {}, after.inputs ?? {}, 'inputs'),
+    ...diffFields(before.payload ?? {}, after.payload ?? {}, 'payload'),
+    ...diffFields(before.businessDate ?? null, after.businessDate ?? null, 'businessDate'),
+  ];
   if (changed.length > 0 && !options.targetChanged) {
     const fields = [...new Set(changed.map((c) => displayPath(c.path)))];
     concerns.push({ code: 'CF506', level: 'MEDIUM', path: changed[0]!.path, evidence: fields.join(), message: `job changed: ${fields.join(', ')}`, hint: 'review the job as it will run (shown in full under the change)' });

@@ -67,6 +67,8 @@ export const RiskCodes = {
   CF203: { level: 'MEDIUM', meaning: 'disabling a schedule' },
   CF206: { level: 'MEDIUM|HIGH', meaning: 'archiving or disabling an upstream that still has dependents (HIGH when one is CRITICAL or HIGH)' },
   CF207: { level: 'MEDIUM|HIGH', meaning: "retention shortened: the runner deletes history (HIGH under 30 days or on a CRITICAL schedule)" },
+  CF208: { level: 'MEDIUM|HIGH', meaning: 'enabling a disabled schedule: its runs (and its dependents\' runs) start again (HIGH at 100 runs/day or more)' },
+  CF209: { level: 'MEDIUM', meaning: 'criticality lowered: alerts come later or not at all, and later changes are judged at the lower level' },
   CF301: { level: 'MEDIUM', meaning: 'timezone change: runs move to other UTC instants' },
   CF302: { level: 'LOW', meaning: 'DST transitions in the next 12 months touch a fixed-time schedule' },
   CF303: { level: 'MEDIUM', meaning: 'cron change moves the next slots' },
@@ -80,6 +82,7 @@ export const RiskCodes = {
   CF505: { level: 'LOW', meaning: 'a non-idempotent http method is retried' },
   CF514: { level: 'HIGH', meaning: 'safety.maxAffected removed or raised: runs change more records without a human looking' },
   CF517: { level: 'MEDIUM', meaning: 'allowedFailures added or raised: runs with failed items end PARTIAL_SUCCESS, without a failure or an alert' },
+  CF519: { level: 'MEDIUM', meaning: 'runs repeat or overlap more freely: retry.maxAttempts raised, overlap to ALLOW, or onStall to retry' },
   ...JobRiskCodes,
   CF701: { level: 'HIGH', meaning: 'the change loosens a Policy limit (before → after)' },
   CF702: { level: 'LOW', meaning: 'the change tightens a Policy limit (before → after)' },
@@ -124,6 +127,9 @@ const figuresOf = (def: Definition, given: ScheduleFigures | null, nowMs: number
 
 const firstSlot = (def: Definition, nowMs: number): number | undefined => nextSlots(calendarForDefinition(def), nowMs, 1)[0];
 
+/** Enabling a schedule that fires this often a day (or more) is HIGH, like a catch-up of 100 runs (CF502). */
+const ENABLING_HIGH_RUNS_PER_DAY = 100;
+
 function checkFrequency(input: RiskInput, add: AddFinding): void {
   const { before, after, policy, nowMs } = input;
   const inForce = input.policyInForce ?? policy;
@@ -131,12 +137,18 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   const figures = figuresOf(after, input.afterFigures, nowMs);
   // A dependent runs once per upstream SUCCESS: its upstreams' frequency is its own.
   const peak = input.followedRunsPerDay?.after ?? figures.runsPerDayPeak;
-  if (before) {
+  if (before && before.enabled && after.enabled) {
     const previous = input.followedRunsPerDay?.before ?? figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
     const ratio = previous === 0 ? Number.POSITIVE_INFINITY : peak / previous;
-    const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none in the previous 35 days' : `×${formatCount(ratio)}`})`;
+    const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none before' : `×${formatCount(ratio)}`})`;
     if (peak > previous && ratio >= inForce.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${inForce.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
     else if (peak > previous && ratio >= 2) add('CF106', 'MEDIUM', message, 'confirm the job and its downstream can absorb the extra runs', ['cron']);
+  }
+  // A disabled schedule runs nothing: enabling it starts every run again, and its dependents'.
+  if (before && !before.enabled && after.enabled) {
+    const resumed = (input.dependents ?? []).filter((d) => d.enabled).map((d) => d.name);
+    const also = resumed.length > 0 ? `; its dependents run again too: ${resumed.join(', ')}` : '';
+    add('CF208', peak >= ENABLING_HIGH_RUNS_PER_DAY ? 'HIGH' : 'MEDIUM', `enabled again: runs/day 0 → ${formatCount(peak)}${also}`, 'confirm why it was disabled no longer holds, and that the job is safe to run at this rate', ['enabled']);
   }
   if (input.action === 'create' && figures.minIntervalMs < MS_PER_MINUTE) {
     add('CF102', 'HIGH', `new schedule fires more often than once a minute: shortest interval ${formatDurationMs(figures.minIntervalMs)}, up to ${figures.peakRunsPerMinute} runs/minute, ${formatCount(peak)} runs/day`, 'use a 5-field (minute-level) cron unless sub-minute runs are really needed', ['cron']);
@@ -160,6 +172,18 @@ function describeHistory(history: RiskInput['history']): string {
   if (!history.lastRunAt) return 'never ran';
   const last = `last run ${formatUtc(Date.parse(history.lastRunAt))}`;
   return history.runsLast30Days > 0 ? `${last}, ${plural(history.runsLast30Days, 'run')} in 30 days` : `${last}, no runs in 30 days`;
+}
+
+const CRITICALITY_RANK: Record<Definition['criticality'], number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
+
+/**
+ * A lower criticality alerts later and less loudly, and lowers what later changes are judged by:
+ * CRITICAL → LOW now makes disabling it next week a MEDIUM finding instead of CF202's HIGH.
+ */
+function checkCriticality(input: RiskInput, add: AddFinding): void {
+  const { before, after } = input;
+  if (!before || !after || CRITICALITY_RANK[after.criticality] <= CRITICALITY_RANK[before.criticality]) return;
+  add('CF209', 'MEDIUM', `criticality lowered ${before.criticality} → ${after.criticality}: its failures and missed starts alert later or not at all, and later changes to it are judged as ${after.criticality}`, 'keep the criticality unless the job really matters less; lower it in a change of its own', ['criticality']);
 }
 
 function checkArchive(input: RiskInput, add: AddFinding): void {
@@ -315,6 +339,15 @@ function checkExecution(input: RiskInput, add: AddFinding): void {
   if (before && allowsMoreFailures(before.allowedFailures, after.allowedFailures)) {
     add('CF517', 'MEDIUM', `allowedFailures ${describeAllowed(before.allowedFailures)} → ${describeAllowed(after.allowedFailures)}: runs whose items fail within it end PARTIAL_SUCCESS, without a failure or an alert`, 'keep failures failing unless the owner accepts them; alert on cronform_runs_total{status="PARTIAL_SUCCESS"} if they matter', ['allowedFailures']);
   }
+  if (before) {
+    // Each loosening makes the job run more often or at once with itself, unasked.
+    const loosened = [
+      after.retry.maxAttempts > before.retry.maxAttempts ? `retry.maxAttempts ${before.retry.maxAttempts} → ${after.retry.maxAttempts} (a failed run is run again)` : '',
+      after.overlap === 'ALLOW' && before.overlap !== 'ALLOW' ? `overlap ${before.overlap} → ALLOW (runs of this schedule may now run at the same time)` : '',
+      after.onStall === 'retry' && before.onStall !== 'retry' ? `onStall ${before.onStall} → retry (a run whose runner died is started again, though its job may have done its work)` : '',
+    ].filter(Boolean);
+    if (loosened.length > 0) add('CF519', 'MEDIUM', `runs again or at once more freely: ${loosened.join('; ')}`, 'confirm the job is safe to repeat and to overlap (idempotent, no shared state it corrupts)', ['retry', 'overlap', 'onStall']);
+  }
   if (before && describeTarget(before, true) !== describeTarget(after, true)) add('CF504', 'MEDIUM', `job target changed: ${describeTarget(before, false)} → ${describeTarget(after, false)}`, 'check the new target exists where the runners run and does the intended work', ['job']);
   const method = executableJobsOf(after.job).map(({ job }) => (job.type === 'http' ? job.method.toUpperCase() : '')).find((m) => m === 'POST' || m === 'PATCH') ?? '';
   if ((method === 'POST' || method === 'PATCH') && after.retry.maxAttempts > 1 && isRelevant(input, ['retry', 'job'])) {
@@ -381,7 +414,7 @@ export function assessChange(input: RiskInput): Finding[] {
     for (const path of paths) if ((location = input.locate(path)) !== undefined) break;
     findings.push({ code, level, message, hint, ...(location ? { location } : {}) });
   };
-  for (const check of [checkFrequency, checkArchive, checkDependents, checkRetentionChange, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
+  for (const check of [checkFrequency, checkArchive, checkCriticality, checkDependents, checkRetentionChange, checkTime, checkSecrets, checkExecution, checkJob]) check(input, add);
   return applyAcceptance(findings, input.riskAccepted, input.storedRiskAccepted ?? [], input.nowMs);
 }
 
