@@ -19,6 +19,7 @@ export function findingsAtOrAbove(plan: Plan, failOn: FailOn): GateFinding[] {
   const levels: readonly string[] = LEVELS[failOn];
   const all: GateFinding[] = [
     ...(plan.policyChange?.findings ?? []).map((finding) => ({ subject: 'policy', finding })),
+    ...(plan.riskAcceptanceChange?.findings ?? []).map((finding) => ({ subject: 'risk acceptances', finding })),
     ...plan.changes.flatMap((c) => c.findings.map((finding) => ({ subject: c.name, finding }))),
     ...plan.drift.map((d) => ({ subject: d.name, finding: d.finding })),
   ];

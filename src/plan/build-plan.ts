@@ -3,7 +3,7 @@
  * Pure: the stored state, run history and `nowMs` are inputs.
  */
 import type { CompileResult } from '../compile/compile-sources.js';
-import { DEFAULT_POLICY, type CompiledSchedule, type Definition, type PolicyDefinition } from '../compile/definition.js';
+import { DEFAULT_POLICY, type CompiledSchedule, type Definition, type PolicyDefinition, type RiskAcceptance } from '../compile/definition.js';
 import { digestOf } from '../compile/digest.js';
 import type { RunHistory, StoredScheduleSummary } from '../compile/stored-schedule.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
@@ -12,12 +12,12 @@ import { diffFields } from './field-diff.js';
 import { computeFigures } from './figures.js';
 import { checkMassArchive } from './mass-archive.js';
 import { computePlanId } from './plan-id.js';
-import { PLAN_FORMAT_VERSION, type ChangeAction, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type PolicyInForce, type RiskAcceptanceChange, type RiskLevel, type StoredRiskAcceptances } from './plan-types.js';
+import { PLAN_FORMAT_VERSION, type ChangeAction, type Finding, type Plan, type PlannedChange, type PlanSummary, type PolicyChange, type PolicyInForce, type RiskAcceptanceChange, type RiskLevel, type StoredRiskAcceptances } from './plan-types.js';
 import { compareAlertTargets, comparePolicies, findingsForAlertMoves, findingsForPolicyMoves, stricterPolicy } from './policy-comparison.js';
 import { findDesiredSharedInstants, tallyDesired, tallyStored, totalsOf, type RepositoryTotals, type SharedInstants, type TimingTally } from './repository-totals.js';
 import { RUNS_PER_DAY_WINDOW_DAYS } from '../time/runs-per-day.js';
 import { runsInWindow } from '../time/timing-cache.js';
-import { assessChange, headlineFor, highestRisk, type RiskInput } from './risk.js';
+import { assessChange, headlineFor, highestRisk, RiskCodes, type RiskInput } from './risk.js';
 
 export { computePlanId };
 
@@ -97,6 +97,32 @@ function diffRiskAcceptances(input: BuildPlanInput): RiskAcceptanceChange | null
   // Nothing stored and nothing to store is no change: most repositories accept no risk.
   if ((input.storedRiskAcceptances?.digest ?? digestOf({})) === afterDigest) return null;
   return { beforeDigest: input.storedRiskAcceptances?.digest ?? null, afterDigest, before, after };
+}
+
+/**
+ * An acceptance added for a finding this plan does not raise accepts nothing today; once stored
+ * it would waive the next finding of that code on that schedule (another host, another variable)
+ * until its date, though nobody accepted that one: CF706, MEDIUM, so the reviewer sees it as such.
+ */
+function withDormantAcceptances(change: RiskAcceptanceChange | null, changes: PlannedChange[]): RiskAcceptanceChange | null {
+  if (!change) return change;
+  const raised = new Set(changes.flatMap((c) => c.findings.map((f) => `${c.name} ${f.code}`)));
+  const key = (a: RiskAcceptance) => JSON.stringify([a.code, a.reason, a.until]);
+  const findings: Finding[] = [];
+  for (const [name, acceptances] of Object.entries(change.after).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const before = new Set((change.before[name] ?? []).map(key));
+    for (const acceptance of acceptances) {
+      if (before.has(key(acceptance)) || raised.has(`${name} ${acceptance.code}`)) continue;
+      const meaning = (RiskCodes as Record<string, { meaning: string }>)[acceptance.code]?.meaning ?? 'a finding of that code';
+      findings.push({
+        code: 'CF706',
+        level: 'MEDIUM',
+        message: `${name}: the acceptance of ${acceptance.code} added here accepts no finding of this plan; stored, it would waive the next ${acceptance.code} of ${name} (${meaning}) until ${acceptance.until}`,
+        hint: 'add an acceptance in the change that raises the finding it accepts, not ahead of it',
+      });
+    }
+  }
+  return findings.length > 0 ? { ...change, findings } : change;
 }
 
 export interface Pairing {
@@ -335,8 +361,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
     errors: errors.length,
   };
   const policyChange = errors.length > 0 ? null : diffPolicy(input);
-  const riskAcceptanceChange = errors.length > 0 ? null : diffRiskAcceptances(input);
-  const allFindings = [...changes.flatMap((c) => c.findings), ...(policyChange?.findings ?? [])];
+  const riskAcceptanceChange = errors.length > 0 ? null : withDormantAcceptances(diffRiskAcceptances(input), changes);
+  const allFindings = [...changes.flatMap((c) => c.findings), ...(policyChange?.findings ?? []), ...(riskAcceptanceChange?.findings ?? [])];
   summary.highestRisk = highestRisk(allFindings);
   summary.highestRiskWithoutAcceptances = highestRisk(allFindings, { ignoreAcceptances: true });
   const policyInForceKind = describePolicyInForce(input);

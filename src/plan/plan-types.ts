@@ -91,6 +91,12 @@ export interface RiskAcceptanceChange {
   afterDigest: string;
   before: StoredRiskAcceptances;
   after: StoredRiskAcceptances;
+  /**
+   * CF706 for each acceptance added that accepts no finding of this plan: stored, it would waive a
+   * later finding of that code (a new host next month) that nobody accepted for what it is.
+   * Absent in plans written before it existed.
+   */
+  findings?: Finding[];
 }
 
 /**

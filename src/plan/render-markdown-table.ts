@@ -48,6 +48,7 @@ export function collectRiskRows(plan: Plan): RiskRow[] {
     ...plan.changes.flatMap((change) => change.findings.map((finding) => ({ schedule: change.name, finding }))),
     ...plan.drift.map((item) => ({ schedule: item.name, finding: item.finding })),
     ...(plan.policyChange?.findings ?? []).map((finding) => ({ schedule: '(Policy)', finding })),
+    ...(plan.riskAcceptanceChange?.findings ?? []).map((finding) => ({ schedule: '(risk acceptances)', finding })),
   ];
   return rows.sort((a, b) => compareFindingsByAttention(a.finding, b.finding));
 }

@@ -40,7 +40,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   }
   for (const change of plan.changes) blocks.push(renderChange(paint, change));
   if (plan.policyChange) blocks.push([...formatPolicyChangeLines(plan), ...plan.policyChange.findings.flatMap((finding) => renderFinding(paint, finding, '  '))].join('\n'));
-  if (plan.riskAcceptanceChange) blocks.push(formatRiskAcceptanceChangeLines(plan).join('\n'));
+  if (plan.riskAcceptanceChange) blocks.push([...formatRiskAcceptanceChangeLines(plan), ...(plan.riskAcceptanceChange.findings ?? []).flatMap((finding) => renderFinding(paint, finding, '  '))].join('\n'));
   if (plan.drift.length > 0) {
     blocks.push([paint.bold('Drift'), ...plan.drift.map((item) => renderDrift(paint, item))].join('\n'));
   }

@@ -89,6 +89,7 @@ export const RiskCodes = {
   CF703: { level: 'HIGH', meaning: 'a schedule is over a limit of the Policy in force, allowed only by the Policy loosened in this change' },
   CF704: { level: 'HIGH', meaning: 'an alert target is removed or redirected (another url, variable or type)' },
   CF705: { level: 'MEDIUM', meaning: 'an alert target is added: failure reports go to a new receiver' },
+  CF706: { level: 'MEDIUM', meaning: 'a risk acceptance added that accepts no finding of the plan: stored, it would waive a later one of that code' },
 } as const;
 export type RiskCode = keyof typeof RiskCodes;
 

@@ -24,7 +24,7 @@ describe('coverage of the PGlite suite', () => {
 
   it('planned every action, every risk code, both drift kinds and both guards at least once', () => {
     const actions = new Set(seen.flatMap((plan) => plan.changes.map((c) => c.action)));
-    const findings = new Set(seen.flatMap((plan) => [...plan.changes.flatMap((c) => c.findings.map((f) => f.code)), ...(plan.policyChange?.findings ?? []).map((f) => f.code), ...plan.drift.map((d) => d.finding.code), ...plan.errors.map((e) => e.code)]));
+    const findings = new Set(seen.flatMap((plan) => [...plan.changes.flatMap((c) => c.findings.map((f) => f.code)), ...(plan.policyChange?.findings ?? []).map((f) => f.code), ...(plan.riskAcceptanceChange?.findings ?? []).map((f) => f.code), ...plan.drift.map((d) => d.finding.code), ...plan.errors.map((e) => e.code)]));
     expect([...actions].sort()).toEqual(['archive', 'create', 'rename', 'restore', 'update']);
     expect([...findings].sort()).toEqual([...Object.keys(RiskCodes), 'CF204', 'CF205', 'CF601', 'CF602'].sort());
   });

@@ -270,7 +270,7 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       ]);
       expect(change!.headline).toBe('next slot 03:00Z → 04:00Z; changed cron, retry, labels');
       // A cron change re-assesses the catch-up radius too.
-      expect(change!.findings.map((f) => f.code)).toEqual(['CF303', 'CF502']);
+      expect(change!.findings.map((f) => f.code)).toEqual(['CF303', 'CF502', 'CF519']);
 
       await driver.apply(plan, BOB);
       const v2 = await driver.scheduleByName('nightly-cleanup');
@@ -683,6 +683,36 @@ export function definePlanApplySuite(name: string, openFreshDatabase: () => Prom
       expect(found.follower).toContain('CF304 MEDIUM');
       expect(found.allowing).toContain('CF517 MEDIUM');
       expect(found.stepper).toContain('CF518 HIGH');
+    });
+
+    it('finds the codes of the 2026-12-01 attack review: CF208, CF209, CF519, CF706, and a seasonal CF101', async () => {
+      const until = new Date(driver.clock.nowMs() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const base = [
+        scheduleSource('resumed', { spec: { cron: '*/5 * * * *', enabled: false } }),
+        scheduleSource('lowered', { spec: { criticality: 'CRITICAL' } }),
+        scheduleSource('looser', {}),
+        scheduleSource('seasonal', {}),
+        scheduleSource('accepting', {}),
+      ];
+      await driver.planAndApply(base);
+      driver.clock.advance(MINUTE_MS);
+      const month = new Date(driver.clock.nowMs()).getUTCMonth() + 1;
+      const otherMonth = (month % 12) + 1 === month ? 1 : ((month + 5) % 12) + 1;
+      const plan = await driver.plan([
+        scheduleSource('resumed', { spec: { cron: '*/5 * * * *' } }),
+        scheduleSource('lowered', { spec: { criticality: 'LOW' } }),
+        scheduleSource('looser', { spec: { overlap: 'ALLOW' } }),
+        // Fires only in a month outside the plan's 35-day window: still 720 runs on each such day.
+        scheduleSource('seasonal', { spec: { cron: `*/2 * * ${otherMonth} *` } }),
+        scheduleSource('accepting', { metadata: { riskAccepted: [{ code: 'CF511', reason: 'new vendor', until }] } }),
+      ]);
+      expect(plan.errors).toEqual([]);
+      const found = codesOf(plan);
+      expect(found.resumed).toContain('CF208 HIGH');
+      expect(found.lowered).toContain('CF209 MEDIUM');
+      expect(found.looser).toContain('CF519 MEDIUM');
+      expect(found.seasonal).toContain('CF101 HIGH');
+      expect(plan.riskAcceptanceChange?.findings?.map((f) => `${f.code} ${f.level}`)).toEqual(['CF706 MEDIUM']);
     });
 
     it('plans every action, drift and an accepted finding in one rich plan, and applies it', async () => {

@@ -41,6 +41,22 @@ describe('attack 5: the author accepts their own risk', () => {
     expect(result.stdout).toContain('highest risk MEDIUM (HIGH without acceptances)');
   }, 60_000);
 
+  it.each(['markdown', 'text'])('an acceptance added ahead of any finding it accepts is CF706 and fails --fail-on medium (%s)', async (format) => {
+    // Attack review, 2026-12-01: stored today, it would waive next month's CF101 (or a new host,
+    // CF511) that nobody accepted for what it is.
+    workspace.write('sync.yaml', schedule('sync', DAILY));
+    await workspace.apply();
+    workspace.write('sync.yaml', schedule('sync', DAILY, ACCEPT_CF101));
+    const result = await workspace.plan(['--format', format, '--fail-on', 'medium']);
+    expect(result.exitCode, result.stderr + result.message).toBe(3);
+    expect(result.stdout).toContain(`sync: the acceptance of CF101 added here accepts no finding of this plan; stored, it would waive the next CF101 of sync`);
+    expect(result.stdout).toContain('highest risk MEDIUM');
+    // Added with the change that raises CF101, it accepts that finding: no CF706.
+    workspace.write('sync.yaml', schedule('sync', EVERY_5_MIN, ACCEPT_CF101));
+    const together = await workspace.plan(['--format', format]);
+    expect(together.stdout).not.toContain('CF706');
+  }, 60_000);
+
   it('an acceptance stretched past the stored one is the author\'s again', async () => {
     workspace.write('sync.yaml', schedule('sync', DAILY, ACCEPT_CF101));
     await workspace.apply();
