@@ -46,7 +46,7 @@ describe('analyzeCommand', () => {
 });
 
 describe('isLoaderVariable', () => {
-  it.each(['OPENSSL_CONF', 'GEM_PATH', 'GEM_HOME', 'RUBYGEMS_GEMDEPS', 'LOCPATH', 'ELECTRON_RUN_AS_NODE', 'LD_PRELOAD', 'NODE_OPTIONS'])('%s loads other code', (name) => {
+  it.each(['OPENSSL_CONF', 'GEM_PATH', 'GEM_HOME', 'RUBYGEMS_GEMDEPS', 'LOCPATH', 'ELECTRON_RUN_AS_NODE', 'LD_PRELOAD', 'NODE_OPTIONS', 'GOFLAGS', 'PIP_INDEX_URL', 'RUSTC_WRAPPER', 'GLIBC_TUNABLES', 'LESSOPEN', 'NODE_REPL_EXTERNAL_MODULE', 'CARGO_HOME'])('%s loads other code', (name) => {
     expect(isLoaderVariable(name)).toBe(true);
   });
   it.each(['MODE', 'BATCH_SIZE', 'PYTHONUNBUFFERED'])('%s does not', (name) => {
