@@ -484,6 +484,9 @@ function describeUpdate(input: RiskInput, before: Definition, after: Definition)
   // The changed keys are always named, job first: a timing change cannot hide a job change.
   const keys = describeChangedKeys(before, after);
   if (parts.length > 0) return keys ? [...parts, keys] : parts;
+  // Jitter moves each start by up to its value, and the DST policy adds or drops runs on
+  // transition days: neither moves the next slot, so "timing unchanged" would not be true.
+  if (differs(before, after, ['jitterMs', 'dst'])) return keys ? [`${keys}; start times move (jitter or DST policy)`] : [];
   return keys ? [`${keys}; timing unchanged`] : [];
 }
 

@@ -253,6 +253,8 @@ describe('headlineFor', () => {
     { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *' }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z; changed cron' },
     { action: 'update', input: change({ cron: '30 * * * *' }, { cron: '0 * * * * *', description: 'x', timeoutMs: HOUR, job: { type: 'command', command: ['node', 'jobs/daily-report.js', '--fast'], cwd: '.', env: {} } }), headline: 'runs/day 24 → 1,440; next slot 12:30Z → 12:01Z; changed job.command, cron, timeout, description' },
     { action: 'update', input: change({}, { timeoutMs: HOUR }), headline: 'changed timeout; timing unchanged' },
+    { action: 'update', input: change({}, { jitterMs: 23 * HOUR }), headline: 'changed jitter; start times move (jitter or DST policy)' },
+    { action: 'update', input: change({}, { dst: { gap: 'shift', fold: 'both' } }), headline: 'changed dst; start times move (jitter or DST policy)' },
     { action: 'archive', input: change({}, null, { history: { lastRunAt: '2026-05-31T10:30:00Z', runsLast30Days: 29 } }), headline: 'archive: last run 2026-05-31T10:30Z, 29 runs in 30 days will stop' },
     { action: 'rename', input: change({ name: 'daily-summary' }, {}, { action: 'rename' }), headline: 'renamed from daily-summary (history kept)' },
     { action: 'restore', input: change({ enabled: false }, {}, { action: 'restore' }), headline: 'restore: 1 run/day (peak 1), next 2026-06-02 19:30 Asia/Seoul; changed enabled' },
