@@ -141,7 +141,10 @@ function checkFrequency(input: RiskInput, add: AddFinding): void {
   if (before && before.enabled && after.enabled) {
     const previous = input.followedRunsPerDay?.before ?? figuresOf(before, input.beforeFigures, nowMs).runsPerDayPeak;
     const ratio = previous === 0 ? Number.POSITIVE_INFINITY : peak / previous;
-    const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none before' : `×${formatCount(ratio)}`})`;
+    // A dependent of a single upstream runs once per upstream SUCCESS: it speeds up as much.
+    const following = (input.dependents ?? []).filter((d) => d.enabled).map((d) => d.name);
+    const alsoDependents = following.length > 0 ? `; its dependents run after it: ${following.join(', ')}` : '';
+    const message = `runs/day ${formatCount(previous)} → ${formatCount(peak)} (${previous === 0 ? 'none before' : `×${formatCount(ratio)}`})${alsoDependents}`;
     if (peak > previous && ratio >= inForce.risk.runsPerDayIncreaseHigh) add('CF101', 'HIGH', message, `confirm the new frequency is intended (a ×${inForce.risk.runsPerDayIncreaseHigh} increase is HIGH risk by Policy); accept it with metadata.riskAccepted`, ['cron']);
     else if (peak > previous && ratio >= 2) add('CF106', 'MEDIUM', message, 'confirm the job and its downstream can absorb the extra runs', ['cron']);
   }
