@@ -8,6 +8,7 @@ import { withDatabase } from '../operations/database.js';
 import { loadDesired, planAgainstDatabase } from '../operations/plan.js';
 import { planHasChanges, type Plan } from '../plan/plan-types.js';
 import { parsePlanJson } from '../plan/render-json.js';
+import { PLAN_KEY_ENV, verifyPlanSignature } from '../plan/plan-signature.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
 import { ExitCodes } from '../shared/exit-codes.js';
@@ -64,7 +65,9 @@ export default class Apply extends CronformCommand {
   private readPlan(file: string): Plan {
     let plan: Plan;
     try {
-      plan = parsePlanJson(readFileSync(file, 'utf8'));
+      // Checked (and the signature removed) before anything else reads it: with CRONFORM_PLAN_KEY
+      // set here, only a file signed under it is applied.
+      plan = verifyPlanSignature(parsePlanJson(readFileSync(file, 'utf8')), process.env[PLAN_KEY_ENV]).plan;
     } catch (error) {
       this.fail(`${file}: ${(error as Error).message}`);
     }

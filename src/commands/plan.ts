@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { planChanges } from '../operations/plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { renderPlanJson } from '../plan/render-json.js';
+import { PLAN_KEY_ENV, signPlan } from '../plan/plan-signature.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { renderPlanText } from '../plan/render-text.js';
 import { systemClock } from '../shared/clock.js';
@@ -36,7 +37,17 @@ export default class PlanCommand extends CronformCommand {
       allowMassArchive: flags['allow-mass-archive'],
       database: { databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() },
     });
-    if (flags.out) writeFileSync(flags.out, renderPlanJson(plan));
+    // With CRONFORM_PLAN_KEY set (CI), the file is signed: apply where the key is set checks it.
+    const key = process.env[PLAN_KEY_ENV];
+    if (flags.out) {
+      let signed: Plan;
+      try {
+        signed = key ? signPlan(plan, key) : plan;
+      } catch (error) {
+        this.fail((error as Error).message);
+      }
+      writeFileSync(flags.out, renderPlanJson(signed));
+    }
     // Under --json oclif prints the plan that run returns (the same bytes as --format json), and nothing else.
     if (flags.format === 'json') this.log(renderPlanJson(plan).trimEnd());
     else if (flags.format === 'markdown') this.log(renderPlanMarkdown(plan));

@@ -36,6 +36,15 @@ export class PlanTrustWorkspace {
     return inWorkingDirectory(this.dir, () => runCommand(PlanCommand, ['--dir', 'schedules', ...args]));
   }
 
+  /** `apply <file>` as an operator would run it on a saved plan. */
+  applyFile(file: string) {
+    return inWorkingDirectory(this.dir, () => runCommand(ApplyCommand, [file, '--auto-approve', '--actor', 'ops', '--reason', 'saved plan']));
+  }
+
+  path(file: string): string {
+    return path.join(this.dir, file);
+  }
+
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
