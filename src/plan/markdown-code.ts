@@ -13,8 +13,18 @@ function longestBacktickRun(text: string): number {
   return longest;
 }
 
+/**
+ * The `<` of an HTML comment or a details tag, written `\u003C` (the escape style of makeVisible).
+ * Inside code they are inert when rendered, but a comment's text is also read raw (its marker
+ * line, the balance of its sections): no value may carry them into it.
+ */
+function inertTags(text: string): string {
+  return text.replace(/<(?=!--|\/?details)/gi, '\\u003C');
+}
+
 /** An inline code span for one line of (already visible) text. */
-export function codeSpan(text: string): string {
+export function codeSpan(value: string): string {
+  const text = inertTags(value);
   const delimiter = '`'.repeat(longestBacktickRun(text) + 1);
   // A span that starts or ends with a backtick, or with a space on both sides, needs a space of padding (CommonMark strips one).
   const pad = /^[` ]|[` ]$/.test(text) ? ' ' : '';
@@ -23,6 +33,7 @@ export function codeSpan(text: string): string {
 
 /** A fenced block of `lines` with the given info string (`diff`, `text`). */
 export function fencedBlock(info: string, lines: readonly string[]): string {
-  const fence = '`'.repeat(Math.max(3, longestBacktickRun(lines.join('\n')) + 1));
-  return [`${fence}${info}`, ...lines, fence].join('\n');
+  const shown = lines.map(inertTags);
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown.join('\n')) + 1));
+  return [`${fence}${info}`, ...shown, fence].join('\n');
 }

@@ -157,11 +157,7 @@ function renderChangeDetails(change: PlannedChange): string {
 
 /** `**Job** (runs)` and one list item per field, each value in its own code span. */
 function renderJob(after: NonNullable<PlannedChange['after']>): string {
-  // The `<` of an HTML comment or a details tag is written `\u003C` (the escape style of
-  // makeVisible): inside a code span they are inert anyway, but no value may carry the comment's
-  // marker or the sections' tags into the comment's text, which tools read raw.
-  const shown = (value: string) => codeSpan(value.replace(/<(?=!--|\/?details)/gi, '\\u003C'));
-  const items = describeJob(after.job, after.inputs, after.payload).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(shown).join(' ') : '(none)'}`);
+  const items = describeJob(after.job, after.inputs, after.payload).map((line) => `- ${line.field}: ${line.values.length > 0 ? line.values.map(codeSpan).join(' ') : '(none)'}`);
   return ['**Job** (what will run)', '', ...items].join('\n');
 }
 

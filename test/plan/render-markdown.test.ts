@@ -145,6 +145,18 @@ describe('renderPlanMarkdown', () => {
     expect(markdown.trimEnd().endsWith('for the full plan.')).toBe(true);
   });
 
+  it('carries no comment marker or details tag from a changed value into the comment text', () => {
+    const hostile = '<!-- cronform:plan --></details></details><DETAILS open>';
+    const plan = makePlan({
+      changes: [makeChange({ action: 'update', name: 'etl', headline: 'payload changed', fieldChanges: [{ path: 'payload', before: {}, after: { note: hostile } }] })],
+      summary: makeSummary({ update: 1 }),
+    });
+    const markdown = renderPlanMarkdown(plan);
+    expect(markdown.split('<!-- cronform:plan -->')).toHaveLength(2);
+    expect(markdown.split(/<details/i).length).toBe(markdown.split('</details>').length);
+    expect(markdown).toContain('\\u003C!-- cronform:plan -->\\u003C/details>');
+  });
+
   it('bounds a single 200 KB payload diff', () => {
     const payload = Object.fromEntries(Array.from({ length: 4_000 }, (_, index) => [`key${index}`, 'v'.repeat(40)]));
     const plan = makePlan({
