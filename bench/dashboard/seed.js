@@ -80,8 +80,8 @@ export async function seedDashboardDatabase(client, { nowMs, schedules, runs, he
     [now],
   );
   await client.query(
-    `insert into run_attempts (run_id, attempt, runner_id, status, started_at, finished_at, exit_code, error, stdout_tail, stderr_tail)
-     select r.id, 1, 'bench-runner-' || (r.id % 4), case r.status when 'SUCCESS' then 'SUCCEEDED' when 'FAILED' then 'FAILED' else 'RUNNING' end,
+    `insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code, error, stdout_tail, stderr_tail)
+     select r.id, 1, r.scheduled_for, 'bench-runner-' || (r.id % 4), case r.status when 'SUCCESS' then 'SUCCEEDED' when 'FAILED' then 'FAILED' else 'RUNNING' end,
        r.started_at, r.finished_at,
        case r.status when 'SUCCESS' then 0 when 'FAILED' then 1 end,
        case when r.status = 'FAILED' then 'exit code 1' end,

@@ -84,8 +84,8 @@ async function insertRuns(client, { nowIso, intervalS, fromK, toK }) {
     [nowIso, fromK, toK, intervalS],
   );
   await client.query(
-    `insert into run_attempts (run_id, attempt, runner_id, status, started_at, finished_at, exit_code)
-     select r.id, 1, 'bench-runner', case r.status when 'SUCCESS' then 'SUCCEEDED' else 'FAILED' end, r.started_at, r.finished_at, case r.status when 'SUCCESS' then 0 else 1 end
+    `insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code)
+     select r.id, 1, r.scheduled_for, 'bench-runner', case r.status when 'SUCCESS' then 'SUCCEEDED' else 'FAILED' end, r.started_at, r.finished_at, case r.status when 'SUCCESS' then 0 else 1 end
      from schedules s join schedule_runs r on r.schedule_id = s.id
      where r.started_at is not null and r.trigger_type = 'SCHEDULED'
        and r.scheduled_for >= $1::timestamptz - make_interval(secs => $3 * $4::float8) and r.scheduled_for <= $1::timestamptz - make_interval(secs => $2 * $4::float8)`,

@@ -97,10 +97,17 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_schedule_idx').on(t.scheduleId, t.at), index('audit_log_plan_idx').on(t.planId)],
 );
 
+/**
+ * Partitioned by day of `scheduled_for` (UTC), like `run_attempts` (migration 0023, drizzle-kit
+ * cannot express it; db/run-partitions.ts creates the days ahead and retention drops them whole,
+ * docs/retention.md). So every unique key holds the slot: the primary key is `(id, scheduled_for)`
+ * (ids come from one sequence, so `id` alone is unique too) and statements on the hot path name
+ * the slot with the id, so that PostgreSQL reads one day's partition instead of every day's.
+ */
 export const scheduleRuns = pgTable(
   'schedule_runs',
   {
-    id: id(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     scheduleId: bigint('schedule_id', { mode: 'number' }).notNull().references(() => schedules.id),
     /** The definition version the run was created with; later applies do not change it. */
     scheduleVersion: integer('schedule_version').notNull(),
@@ -125,8 +132,10 @@ export const scheduleRuns = pgTable(
     summarizedSlots: integer('summarized_slots'),
   },
   (t) => [
+    primaryKey({ name: 'schedule_runs_pkey', columns: [t.id, t.scheduledFor] }),
     uniqueIndex('schedule_runs_slot_key').on(t.scheduleId, t.scheduledFor, t.triggerType),
-    uniqueIndex('schedule_runs_idempotency_key').on(t.idempotencyKey),
+    // The key names the slot (`<schedule>:<slot>:<trigger>`), so with the slot it is as unique as alone.
+    uniqueIndex('schedule_runs_idempotency_key').on(t.idempotencyKey, t.scheduledFor),
     // No index on a column a run's progress changes (status, lease, attempts, start, end): its
     // updates then stay HOT (no index entry written, ~8× cheaper) in the room fillfactor 50 leaves
     // (migration 0006). Lookups by status go through `active_runs`.
@@ -231,6 +240,8 @@ export const runAttempts = pgTable(
     // partitioning that table by time (docs/retention.md).
     runId: bigint('run_id', { mode: 'number' }).notNull(),
     attempt: integer('attempt').notNull(),
+    /** The run's slot: attempts are partitioned by it like their runs, and go with them. */
+    scheduledFor: instant('scheduled_for').notNull(),
     runnerId: text('runner_id').notNull(),
     status: text('status').notNull(),
     startedAt: instant('started_at').notNull(),
@@ -242,7 +253,7 @@ export const runAttempts = pgTable(
     stderrTail: text('stderr_tail'),
   },
   (t) => [
-    primaryKey({ name: 'run_attempts_pkey', columns: [t.runId, t.attempt] }),
+    primaryKey({ name: 'run_attempts_pkey', columns: [t.runId, t.attempt, t.scheduledFor] }),
     check('run_attempts_status_check', sql`${t.status} in (${sqlWords(ATTEMPT_STATUSES)})`),
   ],
 );

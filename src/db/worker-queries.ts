@@ -146,8 +146,8 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           from claimed
         ),
         opened as (
-          insert into run_attempts (run_id, attempt, runner_id, status, started_at)
-          select id, attempts, ${request.runnerId}, case when starts_now then 'RUNNING' else 'CLAIMED' end, ${now}::timestamptz from ordered
+          insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at)
+          select id, attempts, scheduled_for, ${request.runnerId}, case when starts_now then 'RUNNING' else 'CLAIMED' end, ${now}::timestamptz from ordered
         )
         -- Instants as epoch milliseconds and the date as text: parsing timestamps into Dates was a
         -- visible share of a busy runner's CPU. The lease's end is the one computed here.

@@ -40,8 +40,8 @@ async function seedHourlyHistory(db: Database, name: string, days = 40): Promise
       slot + ((n % 7) + 2 || ' seconds')::interval
     from schedules s, generate_series(1, ${days * 24}) as n, lateral (select ${new Date(NOW_MS).toISOString()}::timestamptz - (n || ' hours')::interval as slot) t
     where s.name = ${name}`);
-  await db.db.execute(sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at, finished_at, exit_code)
-    select r.id, 1, 'seed', case when r.status = 'SUCCESS' then 'SUCCEEDED' else 'FAILED' end, r.started_at, r.finished_at, 0
+  await db.db.execute(sql`insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code)
+    select r.id, 1, r.scheduled_for, 'seed', case when r.status = 'SUCCESS' then 'SUCCEEDED' else 'FAILED' end, r.started_at, r.finished_at, 0
     from schedule_runs r join schedules s on s.id = r.schedule_id where s.name = ${name} and r.started_at is not null`);
 }
 

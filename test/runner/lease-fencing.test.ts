@@ -37,8 +37,8 @@ async function seedOtherRunnersAttempt(database: Database, t0: number): Promise<
       sql`with run as (
             insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts, attempts, lease_owner, lease_expires_at, started_at)
             select id, version, '2026-11-29T12:00:00Z', 'MANUAL', 'elsewhere:manual', 'RUNNING', 2, 'default', '2026-11-29T12:00:00Z', 2, 1, 'other', '2026-11-29T12:00:02Z', '2026-11-29T12:00:00Z' from schedules
-            returning id)
-          insert into run_attempts (run_id, attempt, runner_id, status, started_at) select id, 1, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
+            returning id, scheduled_for)
+          insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at) select id, 1, scheduled_for, 'other', 'RUNNING', '2026-11-29T12:00:00Z' from run`,
     );
 }
 

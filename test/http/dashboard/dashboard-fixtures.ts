@@ -42,9 +42,10 @@ export async function seedDashboard(): Promise<SeededDashboard> {
     const failed = index % 4 === 3;
     await database.db.execute(sql`update schedule_runs set started_at = ${startedAt}::timestamptz, finished_at = ${finishedAt}::timestamptz, attempts = 1 where id = ${runId}`);
     await database.db.execute(
-      sql`insert into run_attempts (run_id, attempt, runner_id, status, started_at, finished_at, exit_code, error, stdout_tail, stderr_tail)
-          values (${runId}, 1, ${'runner-1'}, ${failed ? 'FAILED' : 'SUCCEEDED'}, ${startedAt}::timestamptz, ${finishedAt}::timestamptz, ${failed ? 1 : 0},
-            ${failed ? HOSTILE.join('\n') : null}, ${`line one\n${HOSTILE.join('\n')}\nlast line`}, ${failed ? `Error: ${HOSTILE[2]}` : null})`,
+      sql`insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code, error, stdout_tail, stderr_tail)
+          select ${runId}, 1, scheduled_for, ${'runner-1'}, ${failed ? 'FAILED' : 'SUCCEEDED'}, ${startedAt}::timestamptz, ${finishedAt}::timestamptz, ${failed ? 1 : 0},
+            ${failed ? HOSTILE.join('\n') : null}, ${`line one\n${HOSTILE.join('\n')}\nlast line`}, ${failed ? `Error: ${HOSTILE[2]}` : null}
+          from schedule_runs where id = ${runId}`,
     );
   }
   const [waitingRunId] = await insertRunsAt(database, 'approval-job', [{ slot: new Date(NOW_MS - 2 * HOUR).toISOString(), status: 'MANUAL_REQUIRED' }]);
