@@ -4,10 +4,10 @@
  * there, never both, never neither. Off the claim path: each batch is one short statement that
  * skips rows another transaction holds (SKIP LOCKED), bounded by a statement timeout.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database, type Executor } from './client.js';
 import { instantArray, integerArray } from './array-literal.js';
-import { DELETED_WITH_RUN } from './run-history-tables.js';
+import { DELETED_WITH_RUN, PARTITIONED_RUN_TABLES } from './run-history-tables.js';
 import { FINAL_STATUSES } from './run-vocabulary.js';
 
 /**
@@ -89,21 +89,27 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
   const ids = integerArray(batch.subjects.map((s) => s.scheduleId));
   const cutoffs = instantArray(batch.subjects.map((s) => s.cutoff));
   const keeps = integerArray(batch.subjects.map((s) => s.keepLast));
-  const sideTables = DELETED_WITH_RUN.map((table) => sql.raw(`, "gone_${table}" as (delete from "${table}" where run_id in (select id from victims))`));
+  // By slot and id: the run tables are partitioned by slot (run-partitions.ts), and a key without
+  // it would be looked up in every day.
+  const sideTables = DELETED_WITH_RUN.map((table) =>
+    sql.raw(PARTITIONED_RUN_TABLES.includes(table as never)
+      ? `, "gone_${table}" as (delete from "${table}" where (run_id, scheduled_for) in (select id, scheduled_for from victims))`
+      : `, "gone_${table}" as (delete from "${table}" where run_id in (select id from victims))`),
+  );
   const [row] = await queryRows<{ deleted: number | string }>(
     executor,
     sql`with subjects as (
           select * from unnest(${ids}::bigint[], ${cutoffs}::timestamptz[], ${keeps}::int[]) with ordinality as u(schedule_id, cutoff, keep_last, n)
         ),
         victims as (
-          select v.id from subjects u
+          select v.id, v.scheduled_for from subjects u
           cross join lateral (
             -- The keep_last-th newest slot: runs at or after it are kept (fewer runs than that: all).
             select case when u.keep_last = 0 then 'infinity'::timestamptz
               else coalesce((select k.scheduled_for from schedule_runs k where k.schedule_id = u.schedule_id order by k.scheduled_for desc offset u.keep_last - 1 limit 1), '-infinity'::timestamptz) end as kept_from
           ) kept
           cross join lateral (
-            select r.id from schedule_runs r
+            select r.id, r.scheduled_for from schedule_runs r
             where r.schedule_id = u.schedule_id and r.scheduled_for < least(u.cutoff, kept.kept_from)
               and r.status in (${words(FINAL_STATUSES)}) and coalesce(r.finished_at, r.created_at) < u.cutoff
             order by r.scheduled_for
@@ -113,15 +119,25 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
           order by u.n
           limit ${batch.limit}
         )${sql.join(sideTables, sql``)},
-        gone as (delete from schedule_runs r using victims v where r.id = v.id returning r.*),
-        counted as (
-          insert into run_daily_rollups as t (schedule_id, day, trigger_type, status, runs, slots, duration_ms_sum, duration_ms_max, start_delay_buckets, last_success_at)
+        gone as (delete from schedule_runs r using victims v where r.id = v.id and r.scheduled_for = v.scheduled_for returning r.*),
+        counted as (${rollupUpsertSql(sql`gone`)})
+        select count(*) as deleted from gone`,
+  );
+  return Number(row?.deleted ?? 0);
+}
+
+/**
+ * Adds the runs `source` yields (a relation of schedule_runs rows) to their day's rollups: the one
+ * way runs are counted there, whether retention deletes them by rows or drops their day.
+ */
+export function rollupUpsertSql(source: SQL): SQL {
+  return sql`insert into run_daily_rollups as t (schedule_id, day, trigger_type, status, runs, slots, duration_ms_sum, duration_ms_max, start_delay_buckets, last_success_at)
           select schedule_id, (scheduled_for at time zone 'UTC')::date, trigger_type, status, count(*), sum(coalesce(summarized_slots, 1)),
             coalesce(sum(extract(epoch from (finished_at - started_at)) * 1000) filter (where started_at is not null and finished_at is not null), 0)::bigint,
             (max(extract(epoch from (finished_at - started_at)) * 1000) filter (where started_at is not null and finished_at is not null))::bigint,
             ${startDelayBucketsSql()},
             max(finished_at) filter (where status = 'SUCCESS')
-          from gone group by 1, 2, 3, 4
+          from ${source} group by 1, 2, 3, 4
           -- In key order: replicas upserting the same days then wait for each other instead of
           -- deadlocking (each would hold a key the other needs next).
           order by 1, 2, 3, 4
@@ -130,11 +146,7 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
             duration_ms_sum = t.duration_ms_sum + excluded.duration_ms_sum,
             duration_ms_max = greatest(t.duration_ms_max, excluded.duration_ms_max),
             start_delay_buckets = array(select a + b from unnest(t.start_delay_buckets, excluded.start_delay_buckets) as u(a, b)),
-            last_success_at = greatest(t.last_success_at, excluded.last_success_at)
-        )
-        select count(*) as deleted from gone`,
-  );
-  return Number(row?.deleted ?? 0);
+            last_success_at = greatest(t.last_success_at, excluded.last_success_at)`;
 }
 
 /** One batch in its own short transaction, bounded by BATCH_STATEMENT_TIMEOUT_MS. */

@@ -10,6 +10,13 @@
  * the side tables' deletion explicit here keeps that change open.)
  */
 
+/**
+ * Partitioned by the run's slot, one partition per UTC day (migration 0023, db/run-partitions.ts):
+ * the run table first, then its attempts, which carry their run's slot and so share its day.
+ * Statements that find rows of these by run id also name the slot, or they look in every day.
+ */
+export const PARTITIONED_RUN_TABLES = ['schedule_runs', 'run_attempts'] as const;
+
 /** Deleted together with their run, by run_id. */
 export const DELETED_WITH_RUN = ['run_attempts', 'run_steps', 'run_progress', 'run_items', 'run_contexts', 'queue_handoffs', 'queue_handoff_deliveries'] as const;
 

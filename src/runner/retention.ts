@@ -8,6 +8,7 @@
 import { effectiveRetention, type RetentionOverride } from '../compile/definition.js';
 import type { Database } from '../db/client.js';
 import { deleteExpiredRunsBatch, listRetentionSubjects, type RetentionSubjectCutoff } from '../db/retention-queries.js';
+import { dropExpiredDay, listRunPartitions } from '../db/run-partitions.js';
 import { MS_PER_DAY } from '../time/civil.js';
 
 /** Schedules one batch statement looks through (their runs in order until the batch is full). */
@@ -23,6 +24,8 @@ export interface RetentionPassOptions {
 
 export interface RetentionPassResult {
   deleted: number;
+  /** Day partitions dropped whole (their runs are counted in `deleted`). */
+  days: number;
   batches: number;
   /** The pass stopped at maxBatches with runs left to delete. */
   unfinished: boolean;
@@ -37,11 +40,23 @@ export function retentionCutoffMs(nowMs: number, runsMs: number): number {
 }
 
 export async function runRetentionPass(database: Database, options: RetentionPassOptions): Promise<RetentionPassResult> {
-  const result: RetentionPassResult = { deleted: 0, batches: 0, unfinished: false };
+  const result: RetentionPassResult = { deleted: 0, days: 0, batches: 0, unfinished: false };
   const subjects: RetentionSubjectCutoff[] = [];
   for (const subject of await listRetentionSubjects(database.db)) {
     const retention = effectiveRetention(options.policyRetention, subject.retention);
     if (retention) subjects.push({ scheduleId: subject.scheduleId, cutoff: new Date(retentionCutoffMs(options.nowMs, retention.runsMs)), keepLast: retention.keepLast });
+  }
+  // Whole days first: a day whose runs have all expired (but for a few to keep) is dropped, not
+  // deleted row by row (db/run-partitions.ts). What no day drop takes (the DEFAULT and legacy
+  // partitions, a day with unfinished or many kept runs) the batches below delete.
+  const latestCutoffMs = Math.max(...subjects.map((s) => s.cutoff.getTime()));
+  for (const day of await listRunPartitions(database.db)) {
+    if (!day.isDay || day.toMs === null || day.toMs > latestCutoffMs) continue;
+    const dropped = await dropExpiredDay(database, day, subjects);
+    if (dropped.dropped) {
+      result.days += 1;
+      result.deleted += dropped.deleted;
+    }
   }
   // A batch takes from the first schedules that still have runs to delete; one that comes back
   // short has deleted all there was (but for rows another transaction holds: the next pass).

@@ -29,6 +29,8 @@ import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
 import { AlertEvaluator, DEFAULT_DELIVERY_LEASE_MS, type AlertEvaluatorOptions } from './alerts/evaluator.js';
 import { runRetentionPass } from './retention.js';
+import { ensureDayPartitions } from '../db/run-partitions.js';
+import { MS_PER_DAY } from '../time/civil.js';
 
 export interface RunnerOptions {
   clock: Clock;
@@ -76,6 +78,10 @@ export interface RunnerOptions {
 
 const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
 
+/** The run tables' days are made this many UTC days ahead of today, checked this often (db/run-partitions.ts). */
+const PARTITION_DAYS_AHEAD = 2;
+const PARTITIONS_INTERVAL_MS = 10 * 60_000;
+
 /** How long before a slot a runner turns it into a run, unless told otherwise (RunnerOptions.slotLookaheadMs). */
 export const DEFAULT_SLOT_LOOKAHEAD_MS = 100;
 
@@ -118,6 +124,8 @@ export class Runner {
   private alertsInFlight: Promise<void> | undefined;
   private nextRetentionMs = 0;
   private retentionInFlight: Promise<void> | undefined;
+  /** When the run tables' coming days are next checked (the first tick, then every 10 minutes). */
+  private nextPartitionsMs = 0;
 
   constructor(
     private readonly database: Database,
@@ -305,6 +313,10 @@ export class Runner {
       this.policy = (await readStoredPolicy(this.database.db))?.policy ?? defaultStoredPolicy;
       this.worker.setPolicy(this.policy);
     }
+    // Awaited, before the first scheduling: the day's runs then go to their day's partition, not to
+    // the DEFAULT one, which keeps a day that has rows there for good. A few milliseconds when a
+    // day is missing, one catalog read when none is.
+    if (nowMs >= this.nextPartitionsMs) await this.keepDayPartitions(nowMs);
     let nextDue: Promise<Date | null> | undefined;
     if (schedulesChanged || nowMs >= this.nextDueMs - this.lookaheadMs) {
       await runSchedulerTick(this.database, { nowMs, lookaheadMs: this.lookaheadMs, policy: this.policy, definitions: this.definitions, observer: this.observer });
@@ -358,6 +370,19 @@ export class Runner {
     // Not awaited either, and never on the claim's way: each batch is its own short statement.
     if (this.options.retention !== false && nowMs >= this.nextRetentionMs && !this.retentionInFlight) {
       this.retentionInFlight = this.applyRetention(nowMs).finally(() => (this.retentionInFlight = undefined));
+    }
+  }
+
+  /** Today's and the next PARTITION_DAYS_AHEAD UTC days of the run tables (db/run-partitions.ts). */
+  private async keepDayPartitions(nowMs: number): Promise<void> {
+    this.nextPartitionsMs = nowMs + PARTITIONS_INTERVAL_MS;
+    try {
+      const result = await ensureDayPartitions(this.database, nowMs, nowMs + PARTITION_DAYS_AHEAD * MS_PER_DAY);
+      if (result.created.length > 0) this.logger.info('run table days created', { days: result.created });
+    } catch (error) {
+      // The DEFAULT partition takes the runs of a missing day: this can wait for the next try.
+      this.nextPartitionsMs = nowMs + 60_000;
+      this.logger.warn('creating the run tables\' coming days failed; runs of a missing day go to the DEFAULT partition', { error: (error as Error).message });
     }
   }
 

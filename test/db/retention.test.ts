@@ -74,7 +74,7 @@ describe('retention', () => {
     expect(expected).toBe(40 * 24 - 10 * 24 - 12);
 
     const pass = await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: { runsMs: 10 * DAY, keepLast: 5 }, batchSize: 100, maxBatches: 1_000 });
-    expect(pass).toEqual({ deleted: expected, batches: Math.floor(expected / 100) + 1, unfinished: false });
+    expect(pass).toEqual({ deleted: expected, days: 0, batches: Math.floor(expected / 100) + 1, unfinished: false });
 
     // What is left: the runs since the cutoff and the three kept ones; no attempt without its run.
     expect(await countRows(database, `schedule_runs where scheduled_for < '${new Date(cutoffMs).toISOString()}'`)).toBe(3);
@@ -99,7 +99,7 @@ describe('retention', () => {
     expect(await readScheduleStatus(database, { nowMs: NOW_MS })).toEqual(statusBefore);
 
     // A second pass finds nothing left to delete and counts nothing twice.
-    expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: { runsMs: 10 * DAY, keepLast: 5 }, batchSize: 100, maxBatches: 1_000 })).toEqual({ deleted: 0, batches: 1, unfinished: false });
+    expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: { runsMs: 10 * DAY, keepLast: 5 }, batchSize: 100, maxBatches: 1_000 })).toEqual({ deleted: 0, days: 0, batches: 1, unfinished: false });
     expect(await sumRollups(database)).toBe(expected);
   });
 
@@ -129,7 +129,7 @@ describe('retention', () => {
     await applyManifests(database, { 'schedules/hourly.yaml': scheduleManifest('hourly', { cron: '0 * * * *', retention: { runs: '7d', keepLast: 0 } }) }, NOW_MS);
     await seedHourlyHistory(database, 'hourly', 10);
     const options = { nowMs: NOW_MS, policyRetention: undefined, batchSize: 10, maxBatches: 3 };
-    expect(await runRetentionPass(database, options)).toEqual({ deleted: 30, batches: 3, unfinished: true });
+    expect(await runRetentionPass(database, options)).toEqual({ deleted: 30, days: 0, batches: 3, unfinished: true });
     expect(await runRetentionPass(database, { ...options, maxBatches: 100 })).toMatchObject({ deleted: 2 * 24 + 12 - 30, unfinished: false });
   });
 
@@ -137,7 +137,7 @@ describe('retention', () => {
     database = await createPgliteDatabase();
     await applyManifests(database, { 'schedules/hourly.yaml': scheduleManifest('hourly', { cron: '0 * * * *', retention: { keepLast: 1 } }) }, NOW_MS);
     await seedHourlyHistory(database, 'hourly', 10);
-    expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: undefined, batchSize: 10, maxBatches: 3 })).toEqual({ deleted: 0, batches: 0, unfinished: false });
+    expect(await runRetentionPass(database, { nowMs: NOW_MS, policyRetention: undefined, batchSize: 10, maxBatches: 3 })).toEqual({ deleted: 0, days: 0, batches: 0, unfinished: false });
   });
 });
 

@@ -1,0 +1,199 @@
+/**
+ * The run tables' days (migration 0023, docs/retention.md): `schedule_runs` and `run_attempts` are
+ * partitioned by the run's slot, one partition per UTC day named `<table>_pYYYYMMDD`, plus a
+ * DEFAULT partition for slots no day covers and, on a database that had runs before 0023, one
+ * `<table>_legacy` partition holding every slot before the day after the newest of them.
+ *
+ * Runners create the coming days ahead (`ensureDayPartitions`), and retention drops a whole day
+ * once its runs have expired (`dropExpiredDay`) instead of deleting them row by row. Both tables
+ * are always changed together, in one transaction: a run's attempts are in its run's day.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database, type Executor } from './client.js';
+import { integerArray, instantArray } from './array-literal.js';
+import { DELETED_WITH_RUN, PARTITIONED_RUN_TABLES } from './run-history-tables.js';
+import { rollupUpsertSql, type RetentionSubjectCutoff } from './retention-queries.js';
+import { FINAL_STATUSES } from './run-vocabulary.js';
+
+const MS_PER_DAY = 86_400_000;
+
+/** Serializes partition changes across runners (creating days ahead, dropping old ones). */
+const PARTITION_LOCK_KEY = 0x63666d05;
+
+/**
+ * How long partition changes wait for a lock. Attaching a day takes a lock that only other schema
+ * changes wait for; detaching one (retention) takes the run tables whole for a moment, so it must
+ * never queue long behind a transaction and hold every claim behind itself.
+ */
+const LOCK_TIMEOUT_MS = 1_000;
+
+/** At most this many runs of an expired day may still have to be kept for the day to be dropped (they move to the DEFAULT partition). */
+export const MAX_KEPT_RUNS_PER_DROPPED_DAY = 5_000;
+
+export interface RunPartition {
+  name: string;
+  /** Range bounds in epoch ms; null for MINVALUE (the legacy partition) or for the DEFAULT partition. */
+  fromMs: number | null;
+  toMs: number | null;
+  isDefault: boolean;
+  /** A day partition (`schedule_runs_pYYYYMMDD`), which retention may drop. */
+  isDay: boolean;
+}
+
+const dayNamePattern = /^schedule_runs_p(\d{8})$/;
+
+/** `<table>_pYYYYMMDD` of the UTC day starting at `dayMs`. */
+export function dayPartitionName(table: (typeof PARTITIONED_RUN_TABLES)[number], dayMs: number): string {
+  return `${table}_p${new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+/** The UTC midnight at or before `ms`. */
+export function utcDayStart(ms: number): number {
+  return Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
+}
+
+/** The partitions of `schedule_runs` (run_attempts has the same), with their bounds. */
+export async function listRunPartitions(executor: Executor): Promise<RunPartition[]> {
+  const rows = await queryRows<{ name: string; is_default: boolean; from_ms: string | number | null; to_ms: string | number | null }>(
+    executor,
+    sql`select c.relname as name, b.expr = 'DEFAULT' as is_default,
+          (extract(epoch from ((regexp_match(b.expr, 'FROM \\(''([^'']*)''\\)'))[1])::timestamptz) * 1000)::float8 as from_ms,
+          (extract(epoch from ((regexp_match(b.expr, 'TO \\(''([^'']*)''\\)'))[1])::timestamptz) * 1000)::float8 as to_ms
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        cross join lateral (select pg_get_expr(c.relpartbound, c.oid) as expr) b
+        where i.inhparent = to_regclass('schedule_runs')
+        order by from_ms nulls first, c.relname`,
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    isDefault: r.is_default,
+    isDay: dayNamePattern.test(r.name),
+    fromMs: r.from_ms === null ? null : Number(r.from_ms),
+    toMs: r.to_ms === null ? null : Number(r.to_ms),
+  }));
+}
+
+export interface EnsureResult {
+  created: string[];
+  /** Days left to the DEFAULT or legacy partition: rows of that day are already there, or a partition covers part of it. */
+  skipped: string[];
+}
+
+/**
+ * Creates the day partitions of both tables for the UTC days from `fromMs`'s to `toMs`'s (both
+ * included) that have none. A day is left where its runs already are (the DEFAULT partition holds
+ * some of its slots, or a partition covers part of it): rows never move to make room. Each table's
+ * day is created standalone and then attached, which waits only for other schema changes, never
+ * for claims; another runner doing the same at that moment makes this call skip its turn.
+ */
+export async function ensureDayPartitions(database: Database, fromMs: number, toMs: number): Promise<EnsureResult> {
+  const result: EnsureResult = { created: [], skipped: [] };
+  const existing = await listRunPartitions(database.db);
+  for (let dayMs = utcDayStart(fromMs); dayMs <= toMs; dayMs += MS_PER_DAY) {
+    const name = dayPartitionName('schedule_runs', dayMs);
+    if (existing.some((p) => p.name === name)) continue;
+    const endMs = dayMs + MS_PER_DAY;
+    const overlaps = existing.some((p) => !p.isDefault && (p.fromMs ?? Number.NEGATIVE_INFINITY) < endMs && (p.toMs ?? Number.POSITIVE_INFINITY) > dayMs);
+    if (overlaps) {
+      result.skipped.push(name);
+      continue;
+    }
+    const created = await database.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`));
+      const [lock] = await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got`);
+      if (!lock?.got) return false;
+      const from = new Date(dayMs).toISOString();
+      const to = new Date(endMs).toISOString();
+      const [stray] = await queryRows<{ found: boolean }>(
+        tx,
+        sql`select exists (select 1 from schedule_runs where scheduled_for >= ${from}::timestamptz and scheduled_for < ${to}::timestamptz) as found`,
+      );
+      if (stray?.found) return false;
+      for (const table of PARTITIONED_RUN_TABLES) {
+        const partition = dayPartitionName(table, dayMs);
+        // LIKE the parent: the same columns in the same order (retention moves rows with `select *`).
+        await tx.execute(sql.raw(`create table "${partition}" (like "${table}" including defaults including constraints) with (fillfactor = 50)`));
+        await tx.execute(sql.raw(`alter table "${table}" attach partition "${partition}" for values from ('${from}') to ('${to}')`));
+      }
+      return true;
+    });
+    (created ? result.created : result.skipped).push(name);
+  }
+  return result;
+}
+
+export type DayDropResult =
+  | { dropped: true; deleted: number; kept: number }
+  | { dropped: false; reason: 'nothing expired' | 'too many kept' | 'unfinished runs' | 'busy' };
+
+const words = (list: readonly string[]) => sql.raw(list.map((word) => `'${word}'`).join(', '));
+
+/**
+ * Drops one expired day partition of both tables, in one transaction: its runs past their
+ * schedule's retention (the same rule as the row-by-row deletion, retention-queries.ts) are
+ * counted into the rollups and their side rows deleted, the few it must keep (a schedule's latest
+ * `keepLast`, a schedule with a longer retention or none, a backfill that ran recently) move to the
+ * DEFAULT partition, and the day's tables are dropped. Nothing happens when none of its runs has
+ * expired, when more than MAX_KEPT_RUNS_PER_DROPPED_DAY would have to move, or when one of its runs
+ * is unfinished (a run waiting for a human for weeks): the row-by-row deletion handles that day.
+ *
+ * The day is first locked against writes (its runs are final; only an operator's retry or approve
+ * could change one), and the run tables are held whole only from the detach to the commit, which
+ * moves the kept runs and drops two tables.
+ */
+export async function dropExpiredDay(database: Database, day: RunPartition, subjects: RetentionSubjectCutoff[]): Promise<DayDropResult> {
+  if (!day.isDay || day.fromMs === null) throw new Error(`not a day partition of schedule_runs: ${day.name}`);
+  const runsTable = sql.raw(`"${day.name}"`);
+  const attemptsTable = sql.raw(`"${dayPartitionName('run_attempts', day.fromMs)}"`);
+  const ids = integerArray(subjects.map((s) => s.scheduleId));
+  const cutoffs = instantArray(subjects.map((s) => s.cutoff));
+  const keeps = integerArray(subjects.map((s) => s.keepLast));
+  return database.db.transaction(async (tx): Promise<DayDropResult> => {
+    await tx.execute(sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`));
+    const [lock] = await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got`);
+    if (!lock?.got) return { dropped: false, reason: 'busy' };
+    await tx.execute(sql`lock table ${runsTable}, ${attemptsTable} in share mode`);
+    // Every run of the day that stays, with whether it is final (at most one more than may move).
+    const kept = await queryRows<{ id: string | number; final: boolean }>(
+      tx,
+      sql`with subjects as (
+            select * from unnest(${ids}::bigint[], ${cutoffs}::timestamptz[], ${keeps}::int[]) as u(schedule_id, cutoff, keep_last)
+            where u.schedule_id in (select distinct schedule_id from ${runsTable})
+          ),
+          rules as (
+            select u.schedule_id, u.cutoff,
+              case when u.keep_last = 0 then 'infinity'::timestamptz
+                else coalesce((select k.scheduled_for from schedule_runs k where k.schedule_id = u.schedule_id order by k.scheduled_for desc offset u.keep_last - 1 limit 1), '-infinity'::timestamptz) end as kept_from
+            from subjects u
+          )
+          select r.id, r.status in (${words(FINAL_STATUSES)}) as final from ${runsTable} r left join rules k on k.schedule_id = r.schedule_id
+          where not coalesce(r.scheduled_for < least(k.cutoff, k.kept_from) and r.status in (${words(FINAL_STATUSES)}) and coalesce(r.finished_at, r.created_at) < k.cutoff, false)
+          limit ${MAX_KEPT_RUNS_PER_DROPPED_DAY + 1}`,
+    );
+    if (kept.length > MAX_KEPT_RUNS_PER_DROPPED_DAY) return { dropped: false, reason: 'too many kept' };
+    if (kept.some((r) => !r.final)) return { dropped: false, reason: 'unfinished runs' };
+    const keptIds = integerArray(kept.map((r) => Number(r.id)));
+    // `id <> all(array)`: with no run kept, an empty array (every run expired), never NULL.
+    const expired: SQL = kept.length === 0 ? sql`${runsTable}` : sql`(select * from ${runsTable} where id <> all(${keptIds}::bigint[]))`;
+    const [count] = await queryRows<{ n: string | number }>(tx, sql`select count(*) as n from ${expired} e`);
+    const deleted = Number(count?.n ?? 0);
+    // An empty day (made ahead, and no run had its slot there) goes too.
+    if (deleted === 0 && kept.length > 0) return { dropped: false, reason: 'nothing expired' };
+    await tx.execute(rollupUpsertSql(sql`${expired} e`));
+    for (const table of DELETED_WITH_RUN) {
+      if (table === 'run_attempts') continue; // dropped with the day
+      await tx.execute(sql`delete from ${sql.raw(`"${table}"`)} where run_id in (select id from ${expired} e)`);
+    }
+    for (const table of PARTITIONED_RUN_TABLES) {
+      const partition = table === 'schedule_runs' ? runsTable : attemptsTable;
+      await tx.execute(sql`alter table ${sql.raw(`"${table}"`)} detach partition ${partition}`);
+    }
+    if (kept.length > 0) {
+      // No day partition covers these slots any more: they land in the DEFAULT partition.
+      await tx.execute(sql`insert into schedule_runs overriding system value select * from ${runsTable} where id = any(${keptIds}::bigint[])`);
+      await tx.execute(sql`insert into run_attempts select * from ${attemptsTable} where run_id = any(${keptIds}::bigint[])`);
+    }
+    await tx.execute(sql`drop table ${runsTable}, ${attemptsTable}`);
+    return { dropped: true, deleted, kept: kept.length };
+  });
+}
