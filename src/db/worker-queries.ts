@@ -20,6 +20,11 @@ export interface ClaimedRun {
   scheduleName: string;
   scheduleVersion: number;
   scheduledFor: Date;
+  /**
+   * The slot exactly as PostgreSQL stores it (microseconds, which `scheduledFor` rounds): the run
+   * tables' partition key, which every later statement on this run names (`slotsOf`).
+   */
+  slot: string;
   triggerType: TriggerType;
   idempotencyKey: string;
   businessDate: string | null;
@@ -41,6 +46,7 @@ interface ClaimedRow {
   schedule_name: string;
   schedule_version: number;
   scheduled_for_ms: number | string;
+  slot: string;
   trigger_type: ClaimedRun['triggerType'];
   idempotency_key: string;
   business_date: string | null;
@@ -68,8 +74,8 @@ export interface ClaimRequest {
 }
 
 /**
- * One statement: read the candidates (priority, then slot) from `active_runs`, keep those that fit in their queue's
- * free concurrency, lock them with SKIP LOCKED, mark them RUNNING with a lease, and open their
+ * Read the candidates (priority, then slot) from `active_runs`, keep those that fit in their queue's
+ * free concurrency; then lock them with SKIP LOCKED, mark them RUNNING with a lease, and open their
  * attempts. Candidates are read without locking: claims are serialized by CLAIM_LOCK_KEY, so
  * locking every scanned row (each lock is a tuple write) would only cost; the rows actually taken
  * are locked, and one that another transaction holds (cancel, reconciler) is skipped.
@@ -84,7 +90,10 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   // Scan further than the capacity so that a full queue at the head starves the others less often
   // (not never: docs/reliability.md, "Known limit: a scan of due runs in full queues").
   const scan = Math.max(request.capacity * 4, 100);
-  const rows = await queryRows<ClaimedRow>(
+  // Two statements: the runs to take, read from active_runs alone, then the claim of exactly those,
+  // naming their slots as constants so PostgreSQL plans and locks only their days' partitions
+  // (run-partitions.ts): a statement that finds them by id alone is planned over every day.
+  const chosen = await queryRows<{ id: string | number; slot: string }>(
     tx,
     sql`with paused as (
           -- A paused schedule starts no scheduled or dependency run (e.g. a retry due during the
@@ -127,18 +136,28 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           left join running run on run.queue = c.queue
         ),
         chosen as (
-          select id from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
+          select id, priority, scheduled_for from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
+        )
+        select id, scheduled_for::text as slot from chosen`,
+  );
+  if (chosen.length === 0) return [];
+  const chosenIds = integerArray(chosen.map((c) => Number(c.id)));
+  const chosenSlots = textArray(chosen.map((c) => c.slot));
+  const rows = await queryRows<ClaimedRow>(
+    tx,
+    sql`with chosen as (
+          select * from unnest(${chosenIds}::bigint[], ${chosenSlots}::timestamptz[]) as c(id, scheduled_for)
         ),
         locked as (
-          select r.id from schedule_runs r join chosen c on c.id = r.id
-          where r.status in ('QUEUED', 'RETRY_PENDING')
+          select r.id, r.scheduled_for from schedule_runs r join chosen c on c.id = r.id and c.scheduled_for = r.scheduled_for
+          where r.status in ('QUEUED', 'RETRY_PENDING') and r.scheduled_for = any(${chosenSlots}::timestamptz[])
           for update of r skip locked
         ),
         claimed as (
           update schedule_runs r
           set status = 'RUNNING', attempts = r.attempts + 1, lease_owner = ${request.runnerId},
               lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz)
-          from locked l where r.id = l.id
+          from locked l where r.id = l.id and r.scheduled_for = l.scheduled_for and r.scheduled_for = any(${chosenSlots}::timestamptz[])
           returning r.*
         ),
         ordered as (
@@ -151,7 +170,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
         )
         -- Instants as epoch milliseconds and the date as text: parsing timestamps into Dates was a
         -- visible share of a busy runner's CPU. The lease's end is the one computed here.
-        select o.id, o.schedule_id, s.name as schedule_name, o.schedule_version, round(extract(epoch from o.scheduled_for) * 1000)::float8 as scheduled_for_ms,
+        select o.id, o.schedule_id, s.name as schedule_name, o.schedule_version, round(extract(epoch from o.scheduled_for) * 1000)::float8 as scheduled_for_ms, o.scheduled_for::text as slot,
           o.trigger_type, o.idempotency_key, o.business_date::text as business_date, o.attempts, o.max_attempts, o.queue, o.priority, o.starts_now
         from ordered o join schedules s on s.id = o.schedule_id
         order by o.priority, o.scheduled_for, o.id`,
@@ -163,6 +182,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
     scheduleName: r.schedule_name,
     scheduleVersion: r.schedule_version,
     scheduledFor: new Date(Number(r.scheduled_for_ms)),
+    slot: r.slot,
     triggerType: r.trigger_type,
     idempotencyKey: r.idempotency_key,
     businessDate: r.business_date,
@@ -190,21 +210,39 @@ export async function loadDefinitions(executor: Executor, keys: Array<{ schedule
   return result;
 }
 
+/** A run as the statements after its claim find it: its id and its exact slot (ClaimedRun.slot). */
+export interface RunKey {
+  runId: number;
+  slot: string;
+}
+
+/**
+ * The distinct slots of `keys`, for `scheduled_for = any(…)`: a constant, from which PostgreSQL
+ * plans and locks only the days' partitions these runs are in (run-partitions.ts), however many
+ * days the run tables hold. Every statement of the hot path that finds runs by id names them.
+ */
+function slotsOf(keys: ReadonlyArray<{ slot: string }>): string | null {
+  return textArray([...new Set(keys.map((k) => k.slot))]);
+}
+
 /** Extends the leases this runner still holds; returns the run ids whose lease it has lost. */
-export async function extendLeases(executor: Executor, runnerId: string, runIds: number[], now: Date, leaseMs: number): Promise<number[]> {
-  if (runIds.length === 0) return [];
+export async function extendLeases(executor: Executor, runnerId: string, runs: RunKey[], now: Date, leaseMs: number): Promise<number[]> {
+  if (runs.length === 0) return [];
   const rows = await queryRows<{ id: string | number }>(
     executor,
     sql`update schedule_runs set lease_expires_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
-        where id = any(${sql.param(runIds)}::bigint[]) and status = 'RUNNING' and lease_owner = ${runnerId}
+        where id = any(${integerArray(runs.map((r) => r.runId))}::bigint[]) and scheduled_for = any(${slotsOf(runs)}::timestamptz[])
+          and status = 'RUNNING' and lease_owner = ${runnerId}
         returning id`,
   );
   const kept = new Set(rows.map((r) => Number(r.id)));
-  return runIds.filter((id) => !kept.has(id));
+  return runs.map((r) => r.runId).filter((id) => !kept.has(id));
 }
 
 export interface AttemptCompletion {
   runId: number;
+  /** ClaimedRun.slot. */
+  slot: string;
   attempt: number;
   attemptStatus: Extract<AttemptStatus, 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED'>;
   /** The run's next status: SUCCESS, FAILED, RETRY_PENDING (with runAfter), CANCELLED, or SKIPPED (with statusReason). */
@@ -254,7 +292,7 @@ export async function completeAttempts(
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; has_pending: boolean; has_dependents: boolean }>(
     tx,
     sql`with input as (
-          select * from unnest(${integerArray(column((c) => c.runId))}::bigint[], ${integerArray(column((c) => c.attempt))}::int[],
+          select * from unnest(${integerArray(column((c) => c.runId))}::bigint[], ${textArray(column((c) => c.slot))}::timestamptz[], ${integerArray(column((c) => c.attempt))}::int[],
             ${textArray(column((c) => c.attemptStatus))}::text[], ${textArray(column((c) => c.runStatus))}::text[],
             ${instantArray(column((c) => c.runAfter))}::timestamptz[], ${integerArray(column((c) => c.exitCode))}::int[],
             ${integerArray(column((c) => c.httpStatus))}::int[], ${textArray(column((c) => c.error))}::text[],
@@ -263,7 +301,7 @@ export async function completeAttempts(
             ${instantArray(column((c) => c.startedAt ?? null))}::timestamptz[],
             ${instantArray(column((c) => c.claimedAt ?? null))}::timestamptz[],
             ${textArray(column((c) => c.statusReason ?? null))}::text[])
-            as x(id, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at, claimed_at, status_reason)
+            as x(id, slot, attempt, attempt_status, run_status, run_after, exit_code, http_status, error, stdout_tail, stderr_tail, finished_at, started_at, claimed_at, status_reason)
         ),
         done as (
           update schedule_runs r
@@ -273,7 +311,8 @@ export async function completeAttempts(
               started_at = case when i.started_at is not null and r.started_at = i.claimed_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null
           from input i
-          where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          where r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slotsOf(completions)}::timestamptz[])
+            and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
           returning r.id, r.schedule_id, r.status,
             exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
@@ -282,7 +321,8 @@ export async function completeAttempts(
           set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
               error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
           from input i join done d on d.id = i.id
-          where a.run_id = i.id and a.attempt = i.attempt and a.status in ('CLAIMED', 'RUNNING')
+          where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and a.scheduled_for = any(${slotsOf(completions)}::timestamptz[])
+            and a.status in ('CLAIMED', 'RUNNING')
         ),
         -- Schedules of this batch's successes that some schedule's spec.after names (one probe of
         -- schedules_after_idx per schedule): only their runs need cronform.create_dependency_runs,
@@ -306,18 +346,19 @@ export async function completeAttempts(
  * third write of the run row per run would only move its start by at most the local queue's wait
  * (~100 ms).
  */
-export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<{ runId: number; attempt: number; startedAt: Date }>): Promise<void> {
+export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<RunKey & { attempt: number; startedAt: Date }>): Promise<void> {
   if (starts.length === 0) return;
+  const slots = slotsOf(starts);
   await tx.execute(
     sql`with input as (
-          select * from unnest(${integerArray(starts.map((s) => s.runId))}::bigint[], ${integerArray(starts.map((s) => s.attempt))}::int[],
-            ${instantArray(starts.map((s) => s.startedAt))}::timestamptz[])
-            as x(id, attempt, started_at)
+          select * from unnest(${integerArray(starts.map((s) => s.runId))}::bigint[], ${textArray(starts.map((s) => s.slot))}::timestamptz[],
+            ${integerArray(starts.map((s) => s.attempt))}::int[], ${instantArray(starts.map((s) => s.startedAt))}::timestamptz[])
+            as x(id, slot, attempt, started_at)
         )
         update run_attempts a set status = 'RUNNING', started_at = i.started_at
-        from input i join schedule_runs r on r.id = i.id
+        from input i join schedule_runs r on r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slots}::timestamptz[])
         where r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-          and a.run_id = i.id and a.attempt = i.attempt and a.status = 'CLAIMED'`,
+          and a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and a.scheduled_for = any(${slots}::timestamptz[]) and a.status = 'CLAIMED'`,
   );
 }
 
@@ -347,23 +388,27 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
  * is QUEUED again exactly as before the claim (attempt count, start) and the opened attempt row is
  * removed, since nothing was attempted. Guarded by lease owner and attempt like every write.
  */
-export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: Array<{ runId: number; attempt: number }>): Promise<number> {
+export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: Array<RunKey & { attempt: number }>): Promise<number> {
   if (runs.length === 0) return 0;
+  const slots = slotsOf(runs);
   const rows = await queryRows<{ id: string | number }>(
     tx,
     sql`with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, attempt: r.attempt })))}::jsonb) as x(id bigint, attempt int)
+          select * from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, slot: r.slot, attempt: r.attempt })))}::jsonb) as x(id bigint, slot timestamptz, attempt int)
         ),
         returned as (
           update schedule_runs r
           set status = 'QUEUED', attempts = r.attempts - 1, lease_owner = null, lease_expires_at = null,
               started_at = case when r.attempts = 1 then null else r.started_at end
           from input i
-          where r.id = i.id and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-          returning r.id, i.attempt
+          where r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slots}::timestamptz[])
+            and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          returning r.id, r.scheduled_for, i.attempt
         ),
         removed as (
-          delete from run_attempts a using returned d where a.run_id = d.id and a.attempt = d.attempt and a.status in ('CLAIMED', 'RUNNING')
+          delete from run_attempts a using returned d
+          where a.run_id = d.id and a.attempt = d.attempt and a.scheduled_for = d.scheduled_for and a.scheduled_for = any(${slots}::timestamptz[])
+            and a.status in ('CLAIMED', 'RUNNING')
         )
         select id from returned`,
   );
@@ -376,19 +421,22 @@ export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: 
  * run_after moves to `now`: a claim that read its clock before this commit must not start the next
  * attempt at an instant before this one's recorded end.
  */
-export async function releaseLeases(tx: Executor, runnerId: string, runIds: number[], now: Date): Promise<number> {
-  if (runIds.length === 0) return 0;
+export async function releaseLeases(tx: Executor, runnerId: string, runs: RunKey[], now: Date): Promise<number> {
+  if (runs.length === 0) return 0;
+  const slots = slotsOf(runs);
   const rows = await queryRows<{ id: string | number }>(
     tx,
     sql`with released as (
           update schedule_runs set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = max_attempts + 1,
             run_after = greatest(run_after, ${now.toISOString()}::timestamptz)
-          where id = any(${sql.param(runIds)}::bigint[]) and status = 'RUNNING' and lease_owner = ${runnerId}
-          returning id, attempts
+          where id = any(${integerArray(runs.map((r) => r.runId))}::bigint[]) and scheduled_for = any(${slots}::timestamptz[])
+            and status = 'RUNNING' and lease_owner = ${runnerId}
+          returning id, scheduled_for, attempts
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${now.toISOString()}::timestamptz, error = 'runner shut down before the attempt finished; run released to other runners'
-          from released r where a.run_id = r.id and a.attempt = r.attempts and a.status in ('CLAIMED', 'RUNNING')
+          from released r where a.run_id = r.id and a.attempt = r.attempts and a.scheduled_for = r.scheduled_for and a.scheduled_for = any(${slots}::timestamptz[])
+            and a.status in ('CLAIMED', 'RUNNING')
         )
         select id from released`,
   );

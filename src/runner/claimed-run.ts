@@ -209,6 +209,7 @@ export function attemptCompletionOf(
     : runStatusAfterAttempt(outcome.status, { attempts: run.attempt, maxAttempts: run.maxAttempts }, retry, times.finishedMs);
   return {
     runId: run.id,
+    slot: run.slot,
     attempt: run.attempt,
     attemptStatus: outcome.status,
     runStatus,

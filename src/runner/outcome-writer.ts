@@ -16,6 +16,8 @@ import { createDependencyRuns } from './dependency-runs.js';
 
 export interface JobStart {
   runId: number;
+  /** ClaimedRun.slot. */
+  slot: string;
   attempt: number;
   startedAtMs: number;
 }
@@ -67,7 +69,7 @@ export class OutcomeWriter<Item> {
     let written = new Map<number, RunStatus>();
     const work = this.database.db.transaction(async (tx) => {
       await preferIndexScans(tx);
-      await markAttemptsStarted(tx, this.runnerId, startRows.map((s) => ({ runId: s.runId, attempt: s.attempt, startedAt: new Date(s.startedAtMs) })));
+      await markAttemptsStarted(tx, this.runnerId, startRows.map((s) => ({ runId: s.runId, slot: s.slot, attempt: s.attempt, startedAt: new Date(s.startedAtMs) })));
       const done = await completeAttempts(tx, this.runnerId, outcomes.map((o) => o.completion), new Date(nowMs));
       written = new Map(done.map((d) => [d.runId, d.status as RunStatus]));
       // What jobs reported (SPEC §8a), for the runs whose outcome the lease let us write.

@@ -220,7 +220,7 @@ export class Worker {
     this.options.observer?.attemptStarted?.(run, entry.startedMs);
     if (!run.openedRunning) {
       this.writer.addStart(() =>
-        entry.ended || entry.abandoned ? undefined : { runId: run.id, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
+        entry.ended || entry.abandoned ? undefined : { runId: run.id, slot: run.slot, attempt: run.attempt, startedAtMs: entry.startedMs ?? this.options.clock.nowMs() },
       );
     }
     if (definition?.job.type === 'queue') {
@@ -394,10 +394,10 @@ export class Worker {
 
   /** Extends our leases; runs whose lease we lost (cancelled, or taken over) are stopped. */
   async heartbeat(): Promise<void> {
-    const running = [...this.inFlight.values()].filter((e) => !e.abandoned).map((e) => e.run.id);
+    const running = [...this.inFlight.values()].filter((e) => !e.abandoned).map((e) => ({ runId: e.run.id, slot: e.run.slot }));
     const nowMs = this.options.clock.nowMs();
     const lost = new Set(await extendLeases(this.database.db, this.options.runnerId, running, new Date(nowMs), this.options.leaseMs));
-    for (const id of running) {
+    for (const { runId: id } of running) {
       const entry = this.inFlight.get(id);
       if (lost.has(id)) this.abandon(id);
       else if (entry && !entry.abandoned) this.armFence(entry, nowMs + this.options.leaseMs);
@@ -466,7 +466,7 @@ export class Worker {
     if (unstarted.length === 0) return 0;
     try {
       const count = await this.database.db.transaction(async (tx) => {
-        const count = await returnUnstartedRuns(tx, this.options.runnerId, unstarted.map((e) => ({ runId: e.run.id, attempt: e.run.attempt })));
+        const count = await returnUnstartedRuns(tx, this.options.runnerId, unstarted.map((e) => ({ runId: e.run.id, slot: e.run.slot, attempt: e.run.attempt })));
         if (count > 0) await notifyRunsQueued(tx);
         return count;
       });
@@ -512,7 +512,7 @@ export class Worker {
     await Promise.all(unfinished.map((e) => e.done));
     const ids = unfinished.map((e) => e.run.id);
     const released = await this.database.db.transaction(async (tx) => {
-      const count = await releaseLeases(tx, this.options.runnerId, ids, new Date(this.options.clock.nowMs()));
+      const count = await releaseLeases(tx, this.options.runnerId, unfinished.map((e) => ({ runId: e.run.id, slot: e.run.slot })), new Date(this.options.clock.nowMs()));
       if (count > 0) await notifyRunsQueued(tx);
       return count;
     });

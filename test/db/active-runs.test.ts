@@ -117,7 +117,7 @@ async function exerciseEveryTransition(database: Database): Promise<void> {
   await expectExactCopy(database, 11);
 
   // Heartbeat: lease fields only, nothing copied changes.
-  await database.db.transaction((tx) => extendLeases(tx, 'r1', claimed.map((c) => c.id), now, 60_000));
+  await database.db.transaction((tx) => extendLeases(tx, 'r1', claimed.map((c) => ({ runId: c.id, slot: c.slot })), now, 60_000));
   await expectExactCopy(database, 11);
 
   // Outcomes: one success (leaves), one retry (RETRY_PENDING with a new run_after), in one statement.
@@ -127,8 +127,8 @@ async function exerciseEveryTransition(database: Database): Promise<void> {
       tx,
       'r1',
       [
-        { runId: ok!.id, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null },
-        { runId: retry!.id, attempt: 1, attemptStatus: 'FAILED', runStatus: 'RETRY_PENDING', runAfter: new Date(T0 + 30_000), exitCode: 1, httpStatus: null, error: 'x', stdoutTail: null, stderrTail: null },
+        { runId: ok!.id, slot: ok!.slot, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null },
+        { runId: retry!.id, slot: retry!.slot, attempt: 1, attemptStatus: 'FAILED', runStatus: 'RETRY_PENDING', runAfter: new Date(T0 + 30_000), exitCode: 1, httpStatus: null, error: 'x', stdoutTail: null, stderrTail: null },
       ],
       now,
     ),
@@ -136,8 +136,8 @@ async function exerciseEveryTransition(database: Database): Promise<void> {
   await expectExactCopy(database, 10);
 
   // Hand back an unstarted claim, release a lease at shutdown (run_after moves), stall one.
-  expect(await database.db.transaction((tx) => returnUnstartedRuns(tx, 'r1', [{ runId: handBack!.id, attempt: 1 }]))).toBe(1);
-  expect(await database.db.transaction((tx) => releaseLeases(tx, 'r1', [release!.id], new Date(T0 + 5_000)))).toBe(1);
+  expect(await database.db.transaction((tx) => returnUnstartedRuns(tx, 'r1', [{ runId: handBack!.id, slot: handBack!.slot, attempt: 1 }]))).toBe(1);
+  expect(await database.db.transaction((tx) => releaseLeases(tx, 'r1', [{ runId: release!.id, slot: release!.slot }], new Date(T0 + 5_000)))).toBe(1);
   expect(await database.db.transaction((tx) => resolveStalledRuns(tx, [{ runId: stall!.id, attempt: 1, runStatus: 'FAILED', runAfter: null }], now))).toBe(1);
   await expectExactCopy(database, 9);
 

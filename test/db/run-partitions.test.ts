@@ -6,8 +6,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { queryRows, type Database } from '../../src/db/client.js';
+import { queryRows, type Database, type Executor } from '../../src/db/client.js';
 import { dayPartitionName, ensureDayPartitions, listRunPartitions } from '../../src/db/run-partitions.js';
+import { claimRuns, completeAttempts, extendLeases, markAttemptsStarted, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../../src/db/worker-queries.js';
 import { runRetentionPass } from '../../src/runner/retention.js';
 import { Runner } from '../../src/runner/runner.js';
 import { ManualClock } from '../../src/shared/clock.js';
@@ -141,6 +142,43 @@ describe.each(engines)('run table days on %s', (engine) => {
     clock.advance(DAY);
     await runner.tick();
     expect(await days()).toEqual(['schedule_runs_p20261129', 'schedule_runs_p20261130', 'schedule_runs_p20261201', 'schedule_runs_p20261202']);
+  });
+
+  it('the runner\'s statements on claimed runs plan and lock only the days those runs are in', async () => {
+    const db = await open(engine);
+    await ensureDayPartitions(db, NOW_MS - 30 * DAY, NOW_MS + 2 * DAY);
+    await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
+    // Two queued runs, today's and one of five days ago (a backfill): 33 days exist.
+    for (const [key, slot] of [['today', NOW_MS - 60_000], ['backfill', NOW_MS - 5 * DAY]] as const) {
+      await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+        select id, 1, ${iso(slot)}::timestamptz, 'MANUAL', ${key}, 'QUEUED', 2, 'default', ${iso(slot)}::timestamptz, 3 from schedules`);
+    }
+    /** The run tables' partitions this transaction holds a lock on: what it planned. */
+    const lockedDays = async (tx: Executor) =>
+      (await queryRows<{ name: string }>(tx, sql`select distinct c.relname as name from pg_locks l join pg_class c on c.oid = l.relation
+        where l.pid = pg_backend_pid() and c.relkind = 'r' and (c.relname like 'schedule_runs_%' or c.relname like 'run_attempts_%') order by 1`)).map((r) => r.name);
+    const expected = ['run_attempts_p20261124', 'run_attempts_p20261129', 'schedule_runs_p20261124', 'schedule_runs_p20261129'];
+    const now = new Date(NOW_MS);
+    let claimed: ClaimedRun[] = [];
+    const inTransaction = async (work: (tx: Executor) => Promise<unknown>) =>
+      db.db.transaction(async (tx) => {
+        await work(tx);
+        return lockedDays(tx);
+      });
+    expect(await inTransaction(async (tx) => (claimed = await claimRuns(tx, { runnerId: 'r', now, leaseMs: 30_000, capacity: 5, startNow: 0, queueLimits: {}, defaultQueueLimit: 10 })))).toEqual(expected);
+    expect(claimed.map((c) => c.idempotencyKey).sort()).toEqual(['backfill', 'today']);
+    const keys = claimed.map((c) => ({ runId: c.id, slot: c.slot }));
+    expect(await inTransaction((tx) => extendLeases(tx, 'r', keys, now, 30_000))).toEqual(expected.filter((n) => n.startsWith('schedule_runs')));
+    expect(await inTransaction((tx) => markAttemptsStarted(tx, 'r', claimed.map((c) => ({ runId: c.id, slot: c.slot, attempt: 1, startedAt: now }))))).toEqual(expected);
+    const [first, second] = claimed;
+    expect(await inTransaction((tx) => returnUnstartedRuns(tx, 'r', [{ runId: first!.id, slot: first!.slot, attempt: 1 }]))).toEqual(expected.filter((n) => n.endsWith(first!.slot.startsWith('2026-11-29') ? '29' : '24')));
+    expect(await inTransaction((tx) => completeAttempts(tx, 'r', [{ runId: second!.id, slot: second!.slot, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null }], now))).toEqual(
+      expected.filter((n) => n.endsWith(second!.slot.startsWith('2026-11-29') ? '29' : '24')),
+    );
+    const [again] = await db.db.transaction((tx) => claimRuns(tx, { runnerId: 'r', now, leaseMs: 30_000, capacity: 5, queueLimits: {}, defaultQueueLimit: 10 }));
+    expect(await inTransaction((tx) => releaseLeases(tx, 'r', [{ runId: again!.id, slot: again!.slot }], now))).toEqual(expected.filter((n) => n.endsWith(again!.slot.startsWith('2026-11-29') ? '29' : '24')));
+    const [{ status }] = (await queryRows<{ status: string }>(db.db, sql`select status from schedule_runs where id = ${second!.id}`)) as [{ status: string }];
+    expect(status).toBe('SUCCESS');
   });
 
   it('retention drops expired days whole, with the outcome of deleting their runs row by row', async () => {

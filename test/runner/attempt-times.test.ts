@@ -61,7 +61,7 @@ describe('attempt times', () => {
     const claim = (runnerId: string, nowMs: number) =>
       database!.db.transaction((tx) => claimRuns(tx, { runnerId, now: new Date(nowMs), leaseMs: 30_000, capacity: 1, queueLimits: { default: 5 }, defaultQueueLimit: 5 }));
     const [run] = await claim('stopping', T0 + 1_000);
-    await database.db.transaction((tx) => releaseLeases(tx, 'stopping', [run!.id], new Date(T0 + 10_000)));
+    await database.db.transaction((tx) => releaseLeases(tx, 'stopping', [{ runId: run!.id, slot: run!.slot }], new Date(T0 + 10_000)));
     // A claim that read its clock (12:00:05) before the release committed takes nothing…
     expect(await claim('other', T0 + 5_000)).toEqual([]);
     // …and the next one starts the attempt after the released one ended.

@@ -143,7 +143,7 @@ describe.runIf(postgresServerUrl)('queue hand-off with graphile-worker 0.17.3 an
 
     // The same attempt handed off again (a runner that missed the commit): the lease is the
     // queue's now, so nothing happens; and graphile-worker itself dedupes the key.
-    const claimed = { id: Number(runs[0]!.id), scheduleId: 0, scheduleName: 'gw-slot', scheduleVersion: 1, scheduledFor: new Date(t0 + MINUTE), triggerType: 'SCHEDULED' as const, idempotencyKey: runs[0]!.idempotency_key, businessDate: null, attempt: 1, maxAttempts: 1, queue: 'default', priority: 2, claimedAt: new Date(), openedRunning: true, leaseExpiresAt: new Date() };
+    const claimed = { id: Number(runs[0]!.id), scheduleId: 0, scheduleName: 'gw-slot', scheduleVersion: 1, scheduledFor: new Date(t0 + MINUTE), slot: new Date(t0 + MINUTE).toISOString(), triggerType: 'SCHEDULED' as const, idempotencyKey: runs[0]!.idempotency_key, businessDate: null, attempt: 1, maxAttempts: 1, queue: 'default', priority: 2, claimedAt: new Date(), openedRunning: true, leaseExpiresAt: new Date() };
     const definition = { payload: {}, timeoutMs: 600_000 } as never;
     expect(await handOffClaimedRun(a, claimed, definition, { type: 'queue', system: 'graphile-worker', task: 'report', queueName: 'reports', maxAttempts: 1 }, { runnerId: 'runner-a', clock, leaseMs: 30_000 })).toEqual({ handedOff: false, leaseLost: true });
     const utils = await graphileWorker.makeWorkerUtils({ connectionString: server.url });

@@ -111,9 +111,9 @@ describe('cancelRun', () => {
     ]);
     const attempts = await queryRows<{ status: string; error: string }>(database.db, sql`select status, error from run_attempts where run_id = ${running!}`);
     expect(attempts).toEqual([{ status: 'CANCELLED', error: `cancelled by ${author.actor}` }]);
-    expect(await extendLeases(database.db, 'runner-a', [running!], new Date(NOW_MS + 10_000), 30_000)).toEqual([running]);
+    expect(await extendLeases(database.db, 'runner-a', [{ runId: running!, slot: claimed!.slot }], new Date(NOW_MS + 10_000), 30_000)).toEqual([running]);
     const written = await database.db.transaction((tx) =>
-      completeAttempts(tx, 'runner-a', [{ runId: running!, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null }], new Date(NOW_MS + 20_000)),
+      completeAttempts(tx, 'runner-a', [{ runId: running!, slot: claimed!.slot, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null }], new Date(NOW_MS + 20_000)),
     );
     expect(written).toEqual([]);
   });
