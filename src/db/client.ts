@@ -105,7 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     const pg = loadPg();
     const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
-    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, onConnect: turnJitOff });
     // A broken idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     // Nor a broken checked-out one: pg emits 'error' on the client as well as failing its queries,
@@ -130,6 +130,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /**
+ * JIT off for each new pool connection's session (pg-pool's `onConnect`, awaited before the
+ * connection's first use). cronform's statements are short, and JIT compiled the wide ones at
+ * every execution: a plan over the run tables' days carries costs far above jit_above_cost, and
+ * `status` over 100 schedules and 104 day partitions took 6.6 s, 0.2 s without JIT
+ * (bench/retention). Through a transaction-mode pooler the setting lands on one server connection
+ * and may be missing on another: that costs time, never correctness, so a failure is ignored.
+ */
+async function turnJitOff(client: pg.ClientBase): Promise<void> {
+  await client.query('set jit = off').catch(() => undefined);
+}
+
+/**
  * PostgreSQL for raw statements only: a pg pool that runs each statement as drizzle's node-postgres
  * session runs `db.execute` (the text PgDialect renders, the same row parsing, failures wrapped in
  * DrizzleQueryError), without loading that session, PgDialect and the query builders (~90
@@ -138,7 +150,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export function openStatementDatabase(options: { url: string; maxConnections?: number | undefined; label?: string }): StatementDatabase {
   const pg = loadPg();
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, onConnect: turnJitOff });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const casing = new CasingCache();

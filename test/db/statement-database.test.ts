@@ -27,6 +27,13 @@ describe.skipIf(!postgresServerUrl)('openStatementDatabase on PostgreSQL', () =>
     await server?.drop();
   });
 
+  it('opens every connection with JIT off, on both pools (wide plans over the run tables\' days)', async () => {
+    expect(await queryRows(database.db, sql`show jit`)).toEqual([{ jit: 'off' }]);
+    expect(await queryRows(statements.db, sql`show jit`)).toEqual([{ jit: 'off' }]);
+    // In a transaction too: the setting is the session's, whichever connection the pool gives.
+    expect(await database.db.transaction((tx) => queryRows(tx, sql`show jit`))).toEqual([{ jit: 'off' }]);
+  });
+
   it('returns the rows drizzle returns, for parameters, fragments and every type status reads', async () => {
     const names = ['a', "b'c"];
     const query = sql`select ${'text'}::text as t, ${42}::int as i, 9007199254740993::int8 as big, ${1.5}::float8 as f, 1.25::numeric as n, true as b, null::text as nothing,
