@@ -8,7 +8,8 @@
  *      schedule, spread so that the full history holds `--runs` runs over `--days` days), each
  *      executed run with one attempt; measure status, runs <name> and a claim ("recent only");
  *   2. add the older history up to `--runs` runs; measure the same ("full history");
- *   3. time the built retention pass (dist/runner/retention.js) deleting the oldest day.
+ *   3. time the built retention pass (dist/runner/retention.js) dropping the oldest day (the run
+ *      tables are partitioned by day: the days a runner would have made are created first).
  * The claim is measured on 1,000 QUEUED runs, each claim of 50 rolled back so every repeat sees
  * the same queue. Figures are medians of `--repeats`.
  *
@@ -103,6 +104,7 @@ async function main() {
   const { listRuns } = await import('../../dist/operations/runs/list-runs.js');
   const { claimRuns } = await import('../../dist/db/worker-queries.js');
   const { runRetentionPass } = await import('../../dist/runner/retention.js');
+  const { ensureDayPartitions, listRunPartitions } = await import('../../dist/db/run-partitions.js');
   const load = os.loadavg()[0];
   console.log(`# Retention benchmark — ${new Date().toISOString()}`);
   console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${load.toFixed(2)}${load > os.cpus().length / 2 ? ' (busy machine: wall times not representative)' : ''}`);
@@ -116,6 +118,10 @@ async function main() {
   await withFreshDatabase(options.serverUrl, 'retention', options, async ({ url }) => {
     const database = await openDatabase({ url, maxConnections: 5 });
     await migrateDatabase(database);
+    // The days a runner would have made as they came (db/run-partitions.ts): first only the recent
+    // ones, as a retention would leave them; the older ones before the older history goes in.
+    const recentFromMs = nowMs - (options.recentDays + 1) * DAY_MS;
+    await ensureDayPartitions(database, recentFromMs, nowMs + 2 * DAY_MS);
     const client = await connect(url);
     const text = ['apiVersion: cronform/v1', 'kind: Schedule', 'metadata: { name: template }', 'spec:', '  cron: "* * * * *"', '  timezone: UTC', '  job: { type: command, command: [node, jobs/x.js] }', ''].join('\n');
     const template = compileSources([{ file: 'schedules/template.yaml', text }], nowMs).schedules[0];
@@ -137,7 +143,7 @@ async function main() {
     const measure = async (label) => {
       await client.query('analyze');
       const status = await medianMs(options.repeats, () => readScheduleStatus(database, { nowMs }));
-      const runs = await medianMs(options.repeats, () => listRuns(database, { name: 'job-0042', limit: 20 }));
+      const runs = await medianMs(options.repeats, () => listRuns(database, { name: 'job-0042', limit: 20, nowMs }));
       const claim = await medianMs(options.repeats, async () => {
         await database.db
           .transaction(async (tx) => {
@@ -149,8 +155,10 @@ async function main() {
             if (!(error instanceof RolledBack)) throw error;
           });
       });
-      const { rows } = await client.query(`select count(*)::int as n, pg_size_pretty(pg_total_relation_size('schedule_runs')) as runs_size, pg_size_pretty(pg_total_relation_size('run_attempts')) as attempts_size from schedule_runs`);
-      console.log(`  ${label}: ${rows[0].n} runs (schedule_runs ${rows[0].runs_size}, run_attempts ${rows[0].attempts_size}): status ${status.toFixed(1)} ms, runs <name> ${runs.toFixed(1)} ms, claim of 50 ${claim.toFixed(1)} ms`);
+      const size = (table) => `pg_size_pretty((select sum(pg_total_relation_size(inhrelid)) from pg_inherits where inhparent = '${table}'::regclass))`;
+      const { rows } = await client.query(`select count(*)::int as n, ${size('schedule_runs')} as runs_size, ${size('run_attempts')} as attempts_size from schedule_runs`);
+      const days = (await listRunPartitions(database.db)).filter((p) => p.isDay).length;
+      console.log(`  ${label}: ${rows[0].n} runs in ${days} day partitions (schedule_runs ${rows[0].runs_size}, run_attempts ${rows[0].attempts_size}): status ${status.toFixed(1)} ms, runs <name> ${runs.toFixed(1)} ms, claim of 50 ${claim.toFixed(1)} ms`);
       return { status, runs, claim };
     };
 
@@ -158,6 +166,7 @@ async function main() {
     await insertRuns(client, { nowIso, intervalS, fromK: 1, toK: recentK });
     console.log(`  seeded the recent runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const recent = await measure('recent only');
+    await ensureDayPartitions(database, nowMs - (options.days + 1) * DAY_MS, recentFromMs);
     started = Date.now();
     const chunk = Math.ceil((perSchedule - recentK) / 10);
     for (let from = recentK + 1; from <= perSchedule; from += chunk) {
@@ -177,7 +186,7 @@ async function main() {
     const retentionMs = await timeMs(async () => {
       pass = await runRetentionPass(database, { nowMs, policyRetention: { runsMs, keepLast: 100 }, batchSize: 5_000, maxBatches: 100_000 });
     });
-    console.log(`  retention of the oldest day (and the partial day before it): ${pass.deleted} runs (expected ${day[0].n}) in ${pass.batches} batches, ${retentionMs.toFixed(0)} ms (${((pass.deleted / retentionMs) * 1000).toFixed(0)} runs/s)`);
+    console.log(`  retention of the oldest day (and the partial day before it): ${pass.deleted} runs (expected ${day[0].n}), ${pass.days} day partitions dropped and ${pass.batches} row batches, ${retentionMs.toFixed(0)} ms (${((pass.deleted / retentionMs) * 1000).toFixed(0)} runs/s)`);
 
     const rows = [
       ['status', recent.status, full.status],

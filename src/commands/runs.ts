@@ -39,7 +39,7 @@ export default class Runs extends CronformCommand {
     if (args.name !== undefined && flags.schedule !== undefined && args.name !== flags.schedule) this.fail(`two schedule names: "${makeVisible(args.name)}" and --schedule "${makeVisible(flags.schedule)}"; give one`);
     const name = flags.schedule ?? args.name;
     const sinceMs = flags.since === undefined ? undefined : parseInstantOrDuration(flags.since, '--since', systemClock.nowMs(), 'ago');
-    const runs = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => listRuns(database, { name, status: flags.status, sinceMs, limit: flags.limit }));
+    const runs = await withDatabase({ databaseUrl: flags['database-url'], dataDir: flags['data-dir'], cwd: process.cwd() }, (database) => listRuns(database, { name, status: flags.status, sinceMs, limit: flags.limit, nowMs: systemClock.nowMs() }));
     if (runs.length === 0) {
       this.log('No runs.');
     } else {

@@ -51,13 +51,13 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
         from schedules s
         left join lateral (
           select json_agg(json_build_object('runId', o.id, 'status', o.status, 'finishedAtMs', ${ms(sql`o.finished_at`)}, 'reason', o.status_reason,
-                   'error', (select a.error from run_attempts a where a.run_id = o.id order by a.attempt desc limit 1)) order by o.scheduled_for desc) as list
+                   'error', (select a.error from run_attempts a where a.run_id = o.id and a.scheduled_for = o.scheduled_for order by a.attempt desc limit 1)) order by o.scheduled_for desc) as list
           from (select r.id, r.status, r.finished_at, r.status_reason, r.scheduled_for from schedule_runs r
                 where r.schedule_id = s.id and r.status in ('SUCCESS', 'FAILED') and r.trigger_type <> 'DRY_RUN' order by r.scheduled_for desc limit ${outcomeLimit}) o
         ) outcomes on true
         left join lateral (
           select json_agg(json_build_object('runId', x.run_id, 'attempt', x.attempt, 'status', x.status, 'startedAtMs', ${ms(sql`x.started_at`)}) order by x.scheduled_for desc, x.attempt desc) as list
-          from (select a.run_id, a.attempt, a.status, a.started_at, r.scheduled_for from schedule_runs r join run_attempts a on a.run_id = r.id
+          from (select a.run_id, a.attempt, a.status, a.started_at, r.scheduled_for from schedule_runs r join run_attempts a on a.run_id = r.id and a.scheduled_for = r.scheduled_for
                 where r.schedule_id = s.id order by r.scheduled_for desc, a.attempt desc limit 5) x
         ) attempts on true
         left join lateral (

@@ -105,8 +105,8 @@ export async function listRunsAwaitingAction(executor: Executor, limit: number):
     executor,
     sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.created_at,
           (select count(*) from active_runs where status = 'MANUAL_REQUIRED') as total
-        from (select run_id from active_runs where status = 'MANUAL_REQUIRED' order by scheduled_for, run_id limit ${limit}) a
-        join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+        from (select run_id, scheduled_for from active_runs where status = 'MANUAL_REQUIRED' order by scheduled_for, run_id limit ${limit}) a
+        join schedule_runs r on r.id = a.run_id and r.scheduled_for = a.scheduled_for join schedules s on s.id = r.schedule_id
         order by r.scheduled_for, r.id`,
   );
   return { runs: rows.map(toWaitingRun), total: rows.length === 0 ? 0 : Number(rows[0]!.total) };
@@ -121,8 +121,8 @@ export async function listUnfinishedRuns(executor: Executor, limit: number): Pro
     executor,
     sql`select r.id, s.name as schedule, r.scheduled_for, r.trigger_type, r.status, r.status_reason, r.attempts, r.created_at,
           (select count(*) from active_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING')) as total
-        from (select run_id from active_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') order by scheduled_for, run_id limit ${limit}) a
-        join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+        from (select run_id, scheduled_for from active_runs where status in ('PENDING', 'QUEUED', 'RUNNING', 'RETRY_PENDING') order by scheduled_for, run_id limit ${limit}) a
+        join schedule_runs r on r.id = a.run_id and r.scheduled_for = a.scheduled_for join schedules s on s.id = r.schedule_id
         order by r.scheduled_for, r.id`,
   );
   return { runs: rows.map(toWaitingRun), total: rows.length === 0 ? 0 : Number(rows[0]!.total) };

@@ -28,8 +28,8 @@ export async function takeExpiredLeases(tx: Executor, now: Date, limit: number, 
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; schedule_name: string; scheduled_for: string | Date; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
     tx,
     sql`select r.id, r.schedule_id, s.name as schedule_name, r.scheduled_for, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
-          not exists (select 1 from run_attempts a where a.run_id = r.id and a.attempt = r.attempts and a.status = 'CLAIMED') as started
-        from active_runs x join schedule_runs r on r.id = x.run_id join schedules s on s.id = r.schedule_id
+          not exists (select 1 from run_attempts a where a.run_id = r.id and a.scheduled_for = r.scheduled_for and a.attempt = r.attempts and a.status = 'CLAIMED') as started
+        from active_runs x join schedule_runs r on r.id = x.run_id and r.scheduled_for = x.scheduled_for join schedules s on s.id = r.schedule_id
           left join runners w on w.id = r.lease_owner
         where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
           and r.lease_expires_at + (case when r.lease_owner like 'queue:%' then 0 else coalesce(w.kill_grace_ms, ${grace.defaultKillGraceMs}) end + ${grace.stopMarginMs}) * interval '1 millisecond' < ${now.toISOString()}::timestamptz

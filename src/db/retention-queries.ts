@@ -89,6 +89,9 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
   const ids = integerArray(batch.subjects.map((s) => s.scheduleId));
   const cutoffs = instantArray(batch.subjects.map((s) => s.cutoff));
   const keeps = integerArray(batch.subjects.map((s) => s.keepLast));
+  // A constant bound on the slot: PostgreSQL then plans only the days before the latest cutoff
+  // (those retention could not drop whole, the DEFAULT and legacy partitions), not every day.
+  const before = new Date(Math.max(...batch.subjects.map((s) => s.cutoff.getTime()))).toISOString();
   // By slot and id: the run tables are partitioned by slot (run-partitions.ts), and a key without
   // it would be looked up in every day.
   const sideTables = DELETED_WITH_RUN.map((table) =>
@@ -110,7 +113,7 @@ export async function deleteExpiredRuns(executor: Executor, batch: RetentionBatc
           ) kept
           cross join lateral (
             select r.id, r.scheduled_for from schedule_runs r
-            where r.schedule_id = u.schedule_id and r.scheduled_for < least(u.cutoff, kept.kept_from)
+            where r.schedule_id = u.schedule_id and r.scheduled_for < least(u.cutoff, kept.kept_from) and r.scheduled_for < ${before}::timestamptz
               and r.status in (${words(FINAL_STATUSES)}) and coalesce(r.finished_at, r.created_at) < u.cutoff
             order by r.scheduled_for
             limit ${batch.limit}

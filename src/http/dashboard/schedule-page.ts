@@ -107,7 +107,7 @@ export async function renderSchedulePage(database: Database, name: string, nowMs
   if (!detail) return undefined;
   const [report, runs] = await Promise.all([
     readScheduleStatus(database, { nowMs, page: { name, offset: 0, limit: 1 }, recentRunsCap: STATS_RECENT_RUNS }),
-    listRuns(database, { name, limit: CHART_RUNS }),
+    listRuns(database, { name, limit: CHART_RUNS, nowMs }),
   ]);
   const history = runs.slice(0, HISTORY_ROWS);
   const [attempts, progress, handOffs] = await Promise.all([

@@ -13,7 +13,12 @@ export interface ListRunsOptions {
   /** Runs whose slot is at or after this instant. */
   sinceMs?: number | undefined;
   limit?: number | undefined;
+  /** Now: the newest week's runs are read first (db/run-report-queries.ts, `recentFrom`). */
+  nowMs?: number | undefined;
 }
+
+/** How far back `runs` first looks for the newest runs before it reads older days. */
+const RECENT_RUNS_MS = 7 * 86_400_000;
 
 export interface RunEntry {
   id: number;
@@ -50,7 +55,13 @@ export async function listRuns(database: Database, options: ListRunsOptions): Pr
     const hint = /^[0-9]+$/.test(options.name) ? ` (did you mean \`cronform runs show ${options.name}\` for the details of run ${options.name}?)` : '';
     throw new RunOperationError(`no schedule named ${JSON.stringify(options.name)}${hint}`);
   }
-  const rows = await selectRuns(database.db, { scheduleName: options.name, status, since: options.sinceMs === undefined ? undefined : new Date(options.sinceMs), limit });
+  const rows = await selectRuns(database.db, {
+    scheduleName: options.name,
+    status,
+    since: options.sinceMs === undefined ? undefined : new Date(options.sinceMs),
+    limit,
+    recentFrom: options.nowMs === undefined ? undefined : new Date(options.nowMs - RECENT_RUNS_MS),
+  });
   return rows.map((row) => ({
     id: row.id,
     schedule: row.schedule,

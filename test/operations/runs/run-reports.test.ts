@@ -41,6 +41,20 @@ describe('listRuns', () => {
     expect((await listRuns(database, { limit: 1 })).map((r) => r.id)).toEqual([b1]);
   });
 
+  it('reads the newest week first and older days only for what it lacks, in one order either way', async () => {
+    database = await databaseWith([scheduleSource('a')]);
+    // Three runs in the last week and four before it, one exactly at the week's edge.
+    const ids = await insertRunsAt(database, 'a', [hoursAgo(24 * 30), hoursAgo(24 * 9), hoursAgo(24 * 8), hoursAgo(24 * 7), hoursAgo(24 * 6), hoursAgo(3), hoursAgo(1)].map((slot) => ({ slot, status: 'SUCCESS' as const })));
+    const newestFirst = [...ids].reverse();
+    for (const limit of [1, 2, 3, 4, 5, 7, 20]) {
+      const expected = newestFirst.slice(0, limit);
+      expect((await listRuns(database, { name: 'a', limit, nowMs: NOW_MS })).map((r) => r.id)).toEqual(expected);
+      expect((await listRuns(database, { name: 'a', limit })).map((r) => r.id)).toEqual(expected);
+    }
+    expect((await listRuns(database, { name: 'a', limit: 20, nowMs: NOW_MS, sinceMs: NOW_MS - 24 * 8 * HOUR })).map((r) => r.id)).toEqual(newestFirst.slice(0, 5));
+    expect((await listRuns(database, { name: 'a', limit: 20, nowMs: NOW_MS, sinceMs: NOW_MS - 2 * HOUR })).map((r) => r.id)).toEqual(newestFirst.slice(0, 1));
+  });
+
   it('refuses an unknown schedule, status or limit', async () => {
     database = await databaseWith([scheduleSource('a')]);
     await expect(listRuns(database, { name: 'nope' })).rejects.toThrow('no schedule named "nope"');
