@@ -10,12 +10,18 @@ import { planAgainstDatabase } from '../../dist/operations/plan.js';
 import { applyPlan } from '../../dist/operations/apply.js';
 import { insertRuns, notifyRunsQueued } from '../../dist/db/scheduler-queries.js';
 import { systemClock } from '../../dist/shared/clock.js';
+import { ensureDayPartitions } from '../../dist/db/run-partitions.js';
 
 export { notifyRunsQueued };
 
 export async function openMigrated(url, maxConnections = 10) {
   const database = await openDatabase({ url, maxConnections });
   await migrateDatabase(database);
+  // The run tables' days a runner running for days would have made (db/run-partitions.ts): the
+  // benchmark's runs (slots up to a day back) go to their day's partition, as in production,
+  // not to the DEFAULT partition of days nobody made.
+  const nowMs = systemClock.nowMs();
+  await ensureDayPartitions(database, nowMs - 3 * 86_400_000, nowMs + 2 * 86_400_000);
   return database;
 }
 

@@ -4,7 +4,7 @@
  * its lease (it was presumed dead and the run was retried elsewhere) can never overwrite the
  * outcome of the newer attempt.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
@@ -21,8 +21,8 @@ export interface ClaimedRun {
   scheduleVersion: number;
   scheduledFor: Date;
   /**
-   * The slot exactly as PostgreSQL stores it (microseconds, which `scheduledFor` rounds): the run
-   * tables' partition key, which every later statement on this run names (`slotsOf`).
+   * The slot exactly, in UTC ISO form with microseconds (which `scheduledFor` rounds): the run
+   * tables' partition key, whose day every later statement on this run names (`onSlotDays`).
    */
   slot: string;
   triggerType: TriggerType;
@@ -138,26 +138,26 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
         chosen as (
           select id, priority, scheduled_for from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
         )
-        select id, scheduled_for::text as slot from chosen`,
+        select id, to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as slot from chosen`,
   );
   if (chosen.length === 0) return [];
   const chosenIds = integerArray(chosen.map((c) => Number(c.id)));
   const chosenSlots = textArray(chosen.map((c) => c.slot));
   const rows = await queryRows<ClaimedRow>(
     tx,
-    sql`with chosen as (
-          select * from unnest(${chosenIds}::bigint[], ${chosenSlots}::timestamptz[]) as c(id, scheduled_for)
+    sql`with chosen as materialized (
+          select c.*, 'QUEUED'::text as queued, 'RETRY_PENDING'::text as retrying from unnest(${chosenIds}::bigint[], ${chosenSlots}::timestamptz[]) as c(id, scheduled_for)
         ),
         locked as (
           select r.id, r.scheduled_for from schedule_runs r join chosen c on c.id = r.id and c.scheduled_for = r.scheduled_for
-          where r.status in ('QUEUED', 'RETRY_PENDING') and r.scheduled_for = any(${chosenSlots}::timestamptz[])
+          where r.status in (c.queued, c.retrying) and ${onSlotDays('r.scheduled_for', chosen)}
           for update of r skip locked
         ),
         claimed as (
           update schedule_runs r
           set status = 'RUNNING', attempts = r.attempts + 1, lease_owner = ${request.runnerId},
               lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz)
-          from locked l where r.id = l.id and r.scheduled_for = l.scheduled_for and r.scheduled_for = any(${chosenSlots}::timestamptz[])
+          from locked l where r.id = l.id and r.scheduled_for = l.scheduled_for and ${onSlotDays('r.scheduled_for', chosen)}
           returning r.*
         ),
         ordered as (
@@ -170,7 +170,7 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
         )
         -- Instants as epoch milliseconds and the date as text: parsing timestamps into Dates was a
         -- visible share of a busy runner's CPU. The lease's end is the one computed here.
-        select o.id, o.schedule_id, s.name as schedule_name, o.schedule_version, round(extract(epoch from o.scheduled_for) * 1000)::float8 as scheduled_for_ms, o.scheduled_for::text as slot,
+        select o.id, o.schedule_id, s.name as schedule_name, o.schedule_version, round(extract(epoch from o.scheduled_for) * 1000)::float8 as scheduled_for_ms, to_char(o.scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as slot,
           o.trigger_type, o.idempotency_key, o.business_date::text as business_date, o.attempts, o.max_attempts, o.queue, o.priority, o.starts_now
         from ordered o join schedules s on s.id = o.schedule_id
         order by o.priority, o.scheduled_for, o.id`,
@@ -217,13 +217,45 @@ export interface RunKey {
 }
 
 /**
- * The distinct slots of `keys`, for `scheduled_for = any(…)`: a constant, from which PostgreSQL
- * plans and locks only the days' partitions these runs are in (run-partitions.ts), however many
- * days the run tables hold. Every statement of the hot path that finds runs by id names them.
+ * The rows of `keys` in a run table: `idColumn = any(ids)` and `slotColumn` within the UTC days of
+ * their slots, as constant ranges (`(c >= day and c < next) or …`). The ranges let PostgreSQL plan
+ * and lock only those days' partitions (run-partitions.ts), however many days the run tables
+ * hold; the ids give it the number of rows to expect, whatever the statistics of a day partition
+ * made this morning say. With the slots alone (a list, or the ranges) the planner took a fresh
+ * day for a few rows, read it by the slot and joined each row to every outcome of the batch: a
+ * million comparisons for a batch of a thousand (bench:runner, 10× slower).
  */
-function slotsOf(keys: ReadonlyArray<{ slot: string }>): string | null {
-  return textArray([...new Set(keys.map((k) => k.slot))]);
+/**
+ * `slotColumn` within the UTC days of `keys`' slots, as constant ranges (`(c >= day and c < next)
+ * or …`): PostgreSQL plans and locks only those days' partitions (run-partitions.ts), however many
+ * days the run tables hold, and a probe by key checks two bounds. (Not the list of exact slots, nor
+ * `id = any(ids)` beside a join on id: each probe then walks the whole list, a million comparisons
+ * for a batch of a thousand.)
+ */
+function onSlotDays(slotColumn: string, keys: ReadonlyArray<{ slot: string }>): SQL {
+  const days = [...new Set(keys.map((k) => k.slot.slice(0, 10)))].sort();
+  const slot = sql.raw(slotColumn);
+  const ranges = days.map((day) => {
+    const from = Date.parse(`${day}T00:00:00Z`);
+    return sql`(${slot} >= ${new Date(from).toISOString()}::timestamptz and ${slot} < ${new Date(from + 86_400_000).toISOString()}::timestamptz)`;
+  });
+  return sql`(${sql.join(ranges, sql` or `)})`;
 }
+
+/** The rows of `keys` in a run table, for a statement that has no input to join them by. */
+function byRunKeys(idColumn: string, slotColumn: string, keys: ReadonlyArray<{ runId: number; slot: string }>): SQL {
+  return sql`${sql.raw(idColumn)} = any(${integerArray(keys.map((k) => k.runId))}::bigint[]) and ${onSlotDays(slotColumn, keys)}`;
+}
+
+/*
+ * The statements that join runs to their input guard them by status and lease owner through
+ * columns of a MATERIALIZED input (`r.status = i.running`) rather than constants: a partition
+ * whose statistics predate the claim (a day made this morning) has no RUNNING row in them, and a
+ * constant guard made the planner expect one row, read the day by its slots and compare each row
+ * with every outcome of the batch (bench:runner, 10× slower). A join clause does not shrink the
+ * row count the planner expects. GUARDS is that input's extra columns.
+ */
+const GUARDS = sql.raw(`'RUNNING'::text as running, 'CLAIMED'::text as claimed`);
 
 /** Extends the leases this runner still holds; returns the run ids whose lease it has lost. */
 export async function extendLeases(executor: Executor, runnerId: string, runs: RunKey[], now: Date, leaseMs: number): Promise<number[]> {
@@ -231,8 +263,7 @@ export async function extendLeases(executor: Executor, runnerId: string, runs: R
   const rows = await queryRows<{ id: string | number }>(
     executor,
     sql`update schedule_runs set lease_expires_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
-        where id = any(${integerArray(runs.map((r) => r.runId))}::bigint[]) and scheduled_for = any(${slotsOf(runs)}::timestamptz[])
-          and status = 'RUNNING' and lease_owner = ${runnerId}
+        where ${byRunKeys('id', 'scheduled_for', runs)} and status = 'RUNNING' and lease_owner = ${runnerId}
         returning id`,
   );
   const kept = new Set(rows.map((r) => Number(r.id)));
@@ -291,8 +322,8 @@ export async function completeAttempts(
   const column = <T>(pick: (c: AttemptCompletion) => T): T[] => completions.map(pick);
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; status: string; has_pending: boolean; has_dependents: boolean }>(
     tx,
-    sql`with input as (
-          select * from unnest(${integerArray(column((c) => c.runId))}::bigint[], ${textArray(column((c) => c.slot))}::timestamptz[], ${integerArray(column((c) => c.attempt))}::int[],
+    sql`with input as materialized (
+          select x.*, ${GUARDS}, ${runnerId}::text as owner from unnest(${integerArray(column((c) => c.runId))}::bigint[], ${textArray(column((c) => c.slot))}::timestamptz[], ${integerArray(column((c) => c.attempt))}::int[],
             ${textArray(column((c) => c.attemptStatus))}::text[], ${textArray(column((c) => c.runStatus))}::text[],
             ${instantArray(column((c) => c.runAfter))}::timestamptz[], ${integerArray(column((c) => c.exitCode))}::int[],
             ${integerArray(column((c) => c.httpStatus))}::int[], ${textArray(column((c) => c.error))}::text[],
@@ -311,8 +342,8 @@ export async function completeAttempts(
               started_at = case when i.started_at is not null and r.started_at = i.claimed_at then i.started_at else r.started_at end,
               lease_owner = null, lease_expires_at = null
           from input i
-          where r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slotsOf(completions)}::timestamptz[])
-            and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
+          where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', completions)}
+            and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
           returning r.id, r.schedule_id, r.status,
             exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
@@ -321,8 +352,8 @@ export async function completeAttempts(
           set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
               error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
           from input i join done d on d.id = i.id
-          where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and a.scheduled_for = any(${slotsOf(completions)}::timestamptz[])
-            and a.status in ('CLAIMED', 'RUNNING')
+          where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', completions)}
+            and a.status in (i.claimed, i.running)
         ),
         -- Schedules of this batch's successes that some schedule's spec.after names (one probe of
         -- schedules_after_idx per schedule): only their runs need cronform.create_dependency_runs,
@@ -348,17 +379,16 @@ export async function completeAttempts(
  */
 export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<RunKey & { attempt: number; startedAt: Date }>): Promise<void> {
   if (starts.length === 0) return;
-  const slots = slotsOf(starts);
   await tx.execute(
-    sql`with input as (
-          select * from unnest(${integerArray(starts.map((s) => s.runId))}::bigint[], ${textArray(starts.map((s) => s.slot))}::timestamptz[],
+    sql`with input as materialized (
+          select x.*, ${GUARDS}, ${runnerId}::text as owner from unnest(${integerArray(starts.map((s) => s.runId))}::bigint[], ${textArray(starts.map((s) => s.slot))}::timestamptz[],
             ${integerArray(starts.map((s) => s.attempt))}::int[], ${instantArray(starts.map((s) => s.startedAt))}::timestamptz[])
             as x(id, slot, attempt, started_at)
         )
         update run_attempts a set status = 'RUNNING', started_at = i.started_at
-        from input i join schedule_runs r on r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slots}::timestamptz[])
-        where r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-          and a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and a.scheduled_for = any(${slots}::timestamptz[]) and a.status = 'CLAIMED'`,
+        from input i join schedule_runs r on r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', starts)}
+        where r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
+          and a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', starts)} and a.status = i.claimed`,
   );
 }
 
@@ -390,25 +420,24 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
  */
 export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: Array<RunKey & { attempt: number }>): Promise<number> {
   if (runs.length === 0) return 0;
-  const slots = slotsOf(runs);
   const rows = await queryRows<{ id: string | number }>(
     tx,
-    sql`with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, slot: r.slot, attempt: r.attempt })))}::jsonb) as x(id bigint, slot timestamptz, attempt int)
+    sql`with input as materialized (
+          select x.*, ${GUARDS}, ${runnerId}::text as owner from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, slot: r.slot, attempt: r.attempt })))}::jsonb) as x(id bigint, slot timestamptz, attempt int)
         ),
         returned as (
           update schedule_runs r
           set status = 'QUEUED', attempts = r.attempts - 1, lease_owner = null, lease_expires_at = null,
               started_at = case when r.attempts = 1 then null else r.started_at end
           from input i
-          where r.id = i.id and r.scheduled_for = i.slot and r.scheduled_for = any(${slots}::timestamptz[])
-            and r.status = 'RUNNING' and r.lease_owner = ${runnerId} and r.attempts = i.attempt
-          returning r.id, r.scheduled_for, i.attempt
+          where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', runs)}
+            and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
+          returning r.id, r.scheduled_for, i.attempt, i.claimed, i.running
         ),
         removed as (
           delete from run_attempts a using returned d
-          where a.run_id = d.id and a.attempt = d.attempt and a.scheduled_for = d.scheduled_for and a.scheduled_for = any(${slots}::timestamptz[])
-            and a.status in ('CLAIMED', 'RUNNING')
+          where a.run_id = d.id and a.attempt = d.attempt and a.scheduled_for = d.scheduled_for and ${onSlotDays('a.scheduled_for', runs)}
+            and a.status in (d.claimed, d.running)
         )
         select id from returned`,
   );
@@ -423,20 +452,19 @@ export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: 
  */
 export async function releaseLeases(tx: Executor, runnerId: string, runs: RunKey[], now: Date): Promise<number> {
   if (runs.length === 0) return 0;
-  const slots = slotsOf(runs);
   const rows = await queryRows<{ id: string | number }>(
     tx,
     sql`with released as (
           update schedule_runs set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = max_attempts + 1,
             run_after = greatest(run_after, ${now.toISOString()}::timestamptz)
-          where id = any(${integerArray(runs.map((r) => r.runId))}::bigint[]) and scheduled_for = any(${slots}::timestamptz[])
+          where ${byRunKeys('id', 'scheduled_for', runs)}
             and status = 'RUNNING' and lease_owner = ${runnerId}
-          returning id, scheduled_for, attempts
+          returning id, scheduled_for, attempts, ${GUARDS}
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${now.toISOString()}::timestamptz, error = 'runner shut down before the attempt finished; run released to other runners'
-          from released r where a.run_id = r.id and a.attempt = r.attempts and a.scheduled_for = r.scheduled_for and a.scheduled_for = any(${slots}::timestamptz[])
-            and a.status in ('CLAIMED', 'RUNNING')
+          from released r where a.run_id = r.id and a.attempt = r.attempts and a.scheduled_for = r.scheduled_for and ${onSlotDays('a.scheduled_for', runs)}
+            and a.status in (r.claimed, r.running)
         )
         select id from released`,
   );

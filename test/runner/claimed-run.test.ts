@@ -13,7 +13,7 @@ const run: ClaimedRun = {
   scheduleName: 'nightly-report',
   scheduleVersion: 3,
   scheduledFor: new Date('2026-11-29T02:00:00.000Z'),
-  slot: '2026-11-29 02:00:00+00',
+  slot: '2026-11-29T02:00:00.000000Z',
   triggerType: 'SCHEDULED',
   idempotencyKey: 'nightly-report:2026-11-29T02:00:00.000Z:SCHEDULED',
   businessDate: '2026-11-28',
