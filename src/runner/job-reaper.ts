@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProcessGroupRegistry } from './executors/execute-options.js';
 import { launchInProcess, type JobLauncher, type LaunchHandlers } from './executors/job-launch.js';
 import type { OutputTail } from './executors/output-tail.js';
+import { findMarkedProcessGroups, signalProcessGroup } from './executors/process-group.js';
 
 /** Both `src/runner` and `dist/runner` sit two levels below the package root. */
 const REAPER_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'job-reaper.js');
@@ -195,6 +196,13 @@ export class JobReaper implements ProcessGroupRegistry {
     if (this.groups.size > 0) child.stdin?.write([...this.groups].map((group) => `+${group}\n`).join(''));
   }
 
+  /** SIGKILL to the groups that carry this runner's marker and that it never heard of. */
+  private stopUnknownJobs(): void {
+    for (const group of findMarkedProcessGroups(`${RUNNER_MARKER_ENV}=${this.token}`)) {
+      if (!this.groups.has(group)) signalProcessGroup(group, 'SIGKILL');
+    }
+  }
+
   private readReports(child: ChildProcess, launches: Map<number, Launch>): void {
     let pending = '';
     child.stdout?.setEncoding('utf8');
@@ -203,8 +211,13 @@ export class JobReaper implements ProcessGroupRegistry {
     // can no longer come, and their supervisors stop what is left of them.
     child.stdout?.once('close', () => {
       if (this.child === child) this.launcherReady = false;
+      const unreported = [...launches.values()].some((launch) => !launch.started);
       for (const launch of launches.values()) launch.handlers.lost('job launcher exited');
       launches.clear();
+      // A job it spawned but had not reported yet is failed above; if it runs, nobody would stop
+      // it and a retry could overlap it. It carries this runner's marker and is the only marked
+      // group this runner does not know (its own spawns are known once spawn() returns).
+      if (unreported) this.stopUnknownJobs();
     });
     child.stdout?.on('data', (chunk: string) => {
       pending += chunk;

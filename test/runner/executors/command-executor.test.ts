@@ -1,4 +1,6 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,6 +252,23 @@ describe.skipIf(process.platform === 'win32')('a job reaper that dies while the 
       expect(await running).toMatchObject({ status: 'FAILED', exitCode: null, error: "job launcher exited: the job's exit status is unknown; it was stopped" });
       expect(isProcessDead(pids.child)).toBe(true);
       expect(isProcessDead(pids.grandchild)).toBe(true);
+    } finally {
+      reaper.stop();
+    }
+  });
+
+  it('fails a job it had not reported started, and stops the runner\'s jobs it never heard of', async () => {
+    const reaper = await startLaunchingReaper();
+    try {
+      // As if the reaper had spawned a job and died before reporting it: a process carrying the
+      // runner's marker, in a group of its own, that nobody registered.
+      const unreported = spawn(node, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH, ...reaper.markJob() } });
+      await once(unreported.stdout!, 'data');
+      const running = executeJob(commandJob([node, '-e', 'setInterval(() => {}, 1000)']), context, { ...baseOptions, processGroups: reaper });
+      // Killed before it could read the request: the job is not known to have started.
+      process.kill(reaper.pid!, 'SIGKILL');
+      expect(await running).toMatchObject({ status: 'FAILED', exitCode: null, error: 'job launcher exited before it reported the job started' });
+      await vi.waitFor(() => expect(isProcessDead(unreported.pid!)).toBe(true), { timeout: 5_000, interval: 10 });
     } finally {
       reaper.stop();
     }
