@@ -58,6 +58,8 @@ export class JobReaper implements ProcessGroupRegistry {
   private child: ChildProcess | undefined;
   /** The jobs launched through `child` and not yet done with; each process of the reaper has its own. */
   private launches = new Map<number, Launch>();
+  /** The groups `child` spawned: it lists them itself, so they are not reported to it again (add). */
+  private listedByChild = new Set<number>();
   /** Whether `child` has said it is ready: until then (Node's start-up, tens of ms) jobs are spawned here. */
   private launcherReady = false;
   private nextLaunchId = 0;
@@ -129,11 +131,12 @@ export class JobReaper implements ProcessGroupRegistry {
 
   add(groupId: number): void {
     this.groups.add(groupId);
-    this.tell(`+${groupId}\n`);
+    if (!this.listedByChild.has(groupId)) this.tell(`+${groupId}\n`);
   }
 
   remove(groupId: number): void {
     this.groups.delete(groupId);
+    this.listedByChild.delete(groupId);
     this.tell(`-${groupId}\n`);
   }
 
@@ -172,6 +175,8 @@ export class JobReaper implements ProcessGroupRegistry {
     this.child = child;
     const launches = new Map<number, Launch>();
     this.launches = launches;
+    const listed = new Set<number>();
+    this.listedByChild = listed;
     this.launcherReady = false;
     const lost = (why: string): void => {
       if (this.child !== child) return;
@@ -188,7 +193,7 @@ export class JobReaper implements ProcessGroupRegistry {
     child.on('error', (error) => lost(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     child.on('exit', (code, signal) => lost(`exited (${signal ?? `code ${code}`})`));
     child.stdin?.on('error', () => undefined);
-    this.readReports(child, launches);
+    this.readReports(child, launches, listed);
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     holdsRunner(child.stdout, false);
@@ -203,7 +208,7 @@ export class JobReaper implements ProcessGroupRegistry {
     }
   }
 
-  private readReports(child: ChildProcess, launches: Map<number, Launch>): void {
+  private readReports(child: ChildProcess, launches: Map<number, Launch>, listed: Set<number>): void {
     let pending = '';
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('error', () => undefined);
@@ -226,13 +231,13 @@ export class JobReaper implements ProcessGroupRegistry {
         pending = pending.slice(end + 1);
         const report = JSON.parse(line) as LaunchReport;
         if (report.ready && this.child === child) this.launcherReady = true;
-        else this.onReport(report, launches);
+        else this.onReport(report, launches, listed);
       }
       if (launches.size === 0) holdsRunner(child.stdout, false);
     });
   }
 
-  private onReport(report: LaunchReport, launches: Map<number, Launch>): void {
+  private onReport(report: LaunchReport, launches: Map<number, Launch>, listed: Set<number>): void {
     const launch = launches.get(report.id);
     if (launch === undefined) return;
     if (report.error !== undefined) {
@@ -241,6 +246,7 @@ export class JobReaper implements ProcessGroupRegistry {
       return;
     }
     if (report.pid !== undefined) {
+      listed.add(report.pid);
       launch.started = true;
       launch.handlers.started(report.pid);
     }
