@@ -85,6 +85,7 @@ const system = [
   'test/runner/redacted-tails.test.ts',
   'test/runner/sigkill-recovery.test.ts',
   'test/runner/job-reaper-lazy.test.ts',
+  'test/runner/executors/process-group.test.ts',
   'test/runner/safety-guard.test.ts',
   'test/runner/workflow-sigkill.test.ts',
 ];

@@ -36,6 +36,20 @@ export function readProcessCpuMs(pid) {
 }
 
 /**
+ * CPU ms of the processes `parentPids` started that are still running (a cronform runner's job
+ * reaper, which spawns its command jobs), each by itself; the jobs it reaped are not included.
+ */
+export function readChildrenCpuMs(parentPids) {
+  let spentMs = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(name);
+    if (stat !== null && parentPids.includes(stat.parentPid)) spentMs += stat.cpuMs;
+  }
+  return spentMs;
+}
+
+/**
  * CPU ms of the PostgreSQL server that `backendPid` (a connection's `pg_backend_pid()`) belongs
  * to, by process (pid and start time): its postmaster, with the CPU of the processes it has
  * reaped (so a backend or autovacuum worker that ends between two readings still counts), and

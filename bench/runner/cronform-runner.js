@@ -3,14 +3,18 @@
  * no-op executor (engine cost only: claim, lease, complete) or the real executors (`--real`).
  *
  *   node bench/runner/cronform-runner.js <database-url> <concurrency> [--real]
- * Driven over IPC by the benchmark (child-protocol.js); not meant to be run by hand.
+ * Driven over IPC by the benchmark (child-protocol.js); not meant to be run by hand. With
+ * BENCH_CRONFORM_DIST=<dir>, the runner is that build's instead of this checkout's dist/ (the
+ * `real` benchmark's --baseline-dist: two builds measured in the same rounds).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../../dist/db/client.js';
-import { Runner } from '../../dist/runner/runner.js';
-import { systemClock } from '../../dist/shared/clock.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serveChild } from './child-protocol.js';
+
+const dist = pathToFileURL(path.resolve(process.env.BENCH_CRONFORM_DIST ?? new URL('../../dist', import.meta.url).pathname)).href;
+const { openDatabase } = await import(`${dist}/db/client.js`);
+const { Runner } = await import(`${dist}/runner/runner.js`);
+const { systemClock } = await import(`${dist}/shared/clock.js`);
 
 const [url, concurrencyText, mode] = process.argv.slice(2);
 const concurrency = Number(concurrencyText);

@@ -1,11 +1,13 @@
 /**
  * Where a cronform runner's time goes: one Runner (no-op executor) in this process, every
- * PostgreSQL statement timed by its first 70 characters. Two workloads of the benchmark:
+ * PostgreSQL statement timed by its first 70 characters. Workloads of the benchmark:
  *   throughput — N QUEUED runs, until all are done
+ *   real       — the same with the real executors: every run spawns `true` (the `real` benchmark)
  *   delay      — 200 minute + 50 per-second crons for S seconds; prints the start delays too
  * Not part of `npm run bench:runner`; a tool for whoever optimizes the engine.
  *
  *   node bench/runner/profile-cronform.js throughput [runs=20000] [concurrency=10]
+ *   node bench/runner/profile-cronform.js real [runs=500] [concurrency=10]
  *   node bench/runner/profile-cronform.js delay [seconds=70] [concurrency=10]
  *
  * With CRONFORM_CPU_PROFILE=<file.cpuprofile>, the runner phase alone (no setup) is also recorded
@@ -25,7 +27,7 @@ import { sleep, summarizeDelays } from './report.js';
 // The pg that cronform's dist/ resolves (the project's), not the peers' copy in this folder.
 const pg = createRequire(new URL('../../dist/db/client.js', import.meta.url))('pg');
 const workload = process.argv[2] ?? 'throughput';
-const amount = Number(process.argv[3] ?? (workload === 'delay' ? 70 : 20_000));
+const amount = Number(process.argv[3] ?? ({ delay: 70, real: 500 }[workload] ?? 20_000));
 const concurrency = Number(process.argv[4] ?? 10);
 
 const statements = new Map();
@@ -61,7 +63,8 @@ try {
     await createQueuedRuns(cronform, await listSchedules(cronform), { count: amount });
   }
   statements.clear();
-  const runner = new Runner(cronform, { clock: systemClock, concurrency, baseDir: '.', env: {}, execute: noop });
+  const executors = workload === 'real' ? { baseDir: process.cwd(), env: process.env } : { baseDir: '.', env: {}, execute: noop };
+  const runner = new Runner(cronform, { clock: systemClock, concurrency, ...executors });
   const client = await connect(database.url);
   // The server's CPU by process, this polling connection's own backend left out.
   const pollPid = Number((await client.query('select pg_backend_pid() as pid')).rows[0].pid);

@@ -8,9 +8,12 @@
  *
  *   npm --prefix bench/runner ci && npm run build
  *   npm run bench:runner -- [--only throughput|delay|scale|real[,…]] [--full] [--duration 60] [--keep]
- *     [--count 20000] [--real-count 500] [--real-rounds 3] [--concurrency 10] [--scale-count 100000] [--apply-all]
+ *     [--count 20000] [--real-count 500] [--real-rounds 3] [--baseline-dist <dir>] [--concurrency 10]
+ *     [--scale-count 100000] [--apply-all]
  *     [--apply-batch 5000] [--idle 60] [--server postgres://postgres@127.0.0.1:5432/postgres] [--no-fail]
  *     [--processes 1,2,4 [--rounds 3] [--sample-waits] [--warmup N]]
+ * --baseline-dist: `real` also measures the runner of another build (a dist/ directory, e.g. one
+ * built from the commit before a change) in every round, so before and after share the rounds' load.
  * --processes: throughput runs only cronform's no-op rows at those process counts, alternated
  * --rounds times (no peers needed); --sample-waits adds where the runners' backends waited;
  * --warmup N times only what follows N untimed runs (the workers' steady state, start-up left out).
@@ -54,6 +57,8 @@ function parseOptions(argv) {
     count: Number(value('--count', 20_000)),
     realCount: Number(value('--real-count', 500)),
     realRounds: Number(value('--real-rounds', 3)),
+    // --baseline-dist <dir>: `real` also runs that build's runner in every round (before/after).
+    baselineDist: value('--baseline-dist', null) === null ? null : path.resolve(value('--baseline-dist', null)),
     durationMs: Number(value('--duration', full ? 180 : 60)) * 1000,
     delayConcurrency: Number(value('--concurrency', 10)),
     scaleCount: Number(value('--scale-count', 100_000)),

@@ -127,6 +127,47 @@ describe.runIf(postgresServerUrl && built)('runner killed with SIGKILL mid-attem
     expect(saw).toBe('attempt 1 dead');
   }, 150_000);
 
+  it('stops a job the reaper spawned for its runner when the runner is killed', async () => {
+    // The real JobReaper and executor of the build: once the reaper's process spawns the jobs
+    // (launch), a job that hangs is started through it, and the runner process dies of SIGKILL.
+    const pidsFile = path.join(scratch, 'launched.pids');
+    const parent = `
+      const fs = require('node:fs');
+      const dist = ${JSON.stringify(path.join(repoRoot, 'dist', 'runner'))};
+      Promise.all([import(dist + '/job-reaper.js'), import(dist + '/executors/execute-job.js')]).then(([{ JobReaper }, { executeJob }]) => {
+        const reaper = new JobReaper();
+        reaper.start(500);
+        reaper.markJob();
+        const ready = setInterval(() => {
+          if (!reaper.launchesJobs) return;
+          clearInterval(ready);
+          const script = 'require("node:fs").writeFileSync(process.argv[1], process.pid + " " + process.ppid); setInterval(() => {}, 1000)';
+          const job = { type: 'command', command: [process.execPath, '-e', script, ${JSON.stringify(pidsFile)}], cwd: '.', env: {} };
+          const context = { runId: 1, schedule: 's', scheduledFor: new Date().toISOString(), businessDate: null, idempotencyKey: 'k', attempt: 1, trigger: 'MANUAL', payload: null };
+          void executeJob(job, context, { timeoutMs: 600_000, env: { PATH: process.env.PATH }, baseDir: ${JSON.stringify(scratch)}, processGroups: reaper });
+          const started = setInterval(() => {
+            if (!fs.existsSync(${JSON.stringify(pidsFile)}) || fs.readFileSync(${JSON.stringify(pidsFile)}, 'utf8') === '') return;
+            clearInterval(started);
+            fs.appendFileSync(${JSON.stringify(pidsFile)}, ' ' + reaper.pid);
+            process.kill(process.pid, 'SIGKILL');
+          }, 10);
+        }, 10);
+      });`;
+    const child = spawn(process.execPath, ['-e', parent], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    const [job, jobParent, reaperPid] = readFileSync(pidsFile, 'utf8').split(' ').map(Number) as [number, number, number];
+    try {
+      expect(jobParent).toBe(reaperPid);
+      await waitFor('the launched job to be stopped', async () => (isAlive(job) ? undefined : true), 10_000);
+    } finally {
+      try {
+        process.kill(-job, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }, 30_000);
+
   it('stops a job its runner was killed while spawning (never reported to the reaper)', async () => {
     // The real JobReaper of the build, in a process that starts a marked job without reporting
     // its group (as when SIGKILL lands inside spawn()), and an unmarked one, then dies.

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandJobDefinition } from '../../compile/definition.js';
 import type { ExecutionOutcome, RunContext } from '../run-types.js';
 import type { ExecutorSettings } from './execute-options.js';
 import { composeJobEnvironment } from './job-environment.js';
+import { launchInProcess, type JobCommand } from './job-launch.js';
 import { failedOutcome, stoppedError, stoppedStatus, type StopReason } from './job-outcome.js';
 import { startTimer } from './long-timer.js';
 import { OutputTail } from './output-tail.js';
@@ -19,12 +19,6 @@ const GROUP_POLL_MS = 25;
 const AFTER_KILL_WAIT_MS = 1000;
 /** A process that left the group (setsid) may keep the output pipes open; stop reading after this. */
 const OUTPUT_DRAIN_MS = 500;
-
-interface PreparedCommand {
-  argv: [string, ...string[]];
-  cwd: string;
-  env: Record<string, string>;
-}
 
 /**
  * Runs argv without a shell as the leader of a new process group. The attempt ends when the
@@ -57,7 +51,7 @@ export async function runCommandJob(job: CommandJobDefinition, context: RunConte
   }
 }
 
-function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Prepared<PreparedCommand> {
+function prepareCommand(job: CommandJobDefinition, context: RunContext, settings: ExecutorSettings): Prepared<JobCommand> {
   if (job.command.length === 0) return { ok: false, error: 'command is empty' };
   const placeholders = placeholderValues(context);
   const argv: string[] = [];
@@ -81,55 +75,46 @@ function prepareCommand(job: CommandJobDefinition, context: RunContext, settings
   return { ok: true, value: { argv: [program, ...args], cwd, env: { ...composeJobEnvironment(settings.env, jobEnv.value, context), ...settings.processGroups?.markJob?.() } } };
 }
 
-function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, elapsedMs: () => number): Promise<ExecutionOutcome> {
-  const [program, ...args] = command.argv;
-  let child: ChildProcess;
-  try {
-    child = spawn(program, args, { cwd: command.cwd, env: command.env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-  } catch (error) {
-    return Promise.resolve(failedOutcome(describeStartFailure(command, error), elapsedMs()));
-  }
-  const pid = child.pid;
-  const stdoutPipe = child.stdout!;
-  const stderrPipe = child.stderr!;
-  if (pid === undefined) {
-    // The spawn failed; Node reports why on the next tick.
-    return new Promise((resolveOutcome) => {
-      child.once('error', (error) => {
-        stdoutPipe.destroy();
-        stderrPipe.destroy();
-        resolveOutcome(failedOutcome(describeStartFailure(command, error), elapsedMs()));
-      });
-    });
-  }
-
-  settings.processGroups?.add(pid);
+function superviseCommand(command: JobCommand, settings: ExecutorSettings, elapsedMs: () => number): Promise<ExecutionOutcome> {
+  const launch = settings.processGroups?.launch ?? launchInProcess;
   return new Promise((resolveOutcome) => {
     const stdoutTail = new OutputTail(settings.maxOutputBytes, settings.redactor);
     const stderrTail = new OutputTail(settings.maxOutputBytes, settings.redactor);
-    let openPipes = 2;
+    let pid: number | undefined;
+    let outputClosed = false;
     let leaderExit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    /** Why the leader's exit status will never be known (its launcher process died), or null. */
+    let exitLost: string | null = null;
     let stopReason: StopReason | null = null;
     let terminating = false;
     let groupGone = false;
     let settled = false;
     let pollTimer: NodeJS.Timeout | undefined;
+    let cancelTimeout = (): void => {};
     let cancelKillTimer = (): void => {};
     let cancelGiveUpTimer = (): void => {};
     let cancelDrainTimer = (): void => {};
 
     const signalJob = (signal: NodeJS.Signals): void => {
-      if (process.platform === 'win32') child.kill(signal);
-      else signalProcessGroup(pid, signal);
+      if (process.platform === 'win32') process.kill(pid!, signal);
+      else signalProcessGroup(pid!, signal);
     };
-    const isJobAlive = (): boolean => (process.platform === 'win32' ? leaderExit === null : isProcessGroupAlive(pid));
+    const isJobAlive = (): boolean => (process.platform === 'win32' ? leaderExit === null : isProcessGroupAlive(pid!));
 
     const terminate = (): void => {
       if (terminating) return;
       terminating = true;
-      signalJob('SIGTERM');
+      try {
+        signalJob('SIGTERM');
+      } catch {
+        // already gone (win32: the leader); SIGKILL or the give-up timer follows
+      }
       cancelKillTimer = startTimer(settings.killGraceMs, () => {
-        signalJob('SIGKILL');
+        try {
+          signalJob('SIGKILL');
+        } catch {
+          // as above
+        }
         cancelGiveUpTimer = startTimer(AFTER_KILL_WAIT_MS, onGroupGone);
       });
     };
@@ -148,8 +133,6 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       });
     };
     const onAbort = (): void => stop('abort');
-    const cancelTimeout = startTimer(settings.timeoutMs, () => stop('timeout'));
-    settings.signal?.addEventListener('abort', onAbort, { once: true });
 
     const checkGroup = (): void => {
       if (groupGone) return;
@@ -168,35 +151,53 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       clearInterval(pollTimer);
       cancelKillTimer();
       cancelGiveUpTimer();
-      if (openPipes === 0) {
+      if (outputClosed) {
         finish();
         return;
       }
-      cancelDrainTimer = startTimer(OUTPUT_DRAIN_MS, () => {
-        stdoutPipe.destroy();
-        stderrPipe.destroy();
-        finish();
-      });
+      // outputClosed follows, from the launcher.
+      cancelDrainTimer = startTimer(OUTPUT_DRAIN_MS, () => launched.closeOutput());
     }
 
-    const onPipeClosed = (): void => {
-      openPipes -= 1;
-      if (openPipes === 0 && groupGone) finish();
-    };
-    // Output is best effort and a failed kill is followed by SIGKILL or the give-up timer: neither
-    // may surface as an unhandled 'error' event, which would crash the runner.
-    const ignoreError = (): void => {};
-    child.on('error', ignoreError);
-    stdoutPipe.on('error', ignoreError);
-    stderrPipe.on('error', ignoreError);
-    stdoutPipe.on('data', (chunk: Buffer) => stdoutTail.write(chunk));
-    stderrPipe.on('data', (chunk: Buffer) => stderrTail.write(chunk));
-    stdoutPipe.once('close', onPipeClosed);
-    stderrPipe.once('close', onPipeClosed);
-    child.once('exit', (code, signal) => {
-      leaderExit = { code, signal };
-      cancelTimeout();
-      checkGroup();
+    const launched = launch(command, { stdout: stdoutTail, stderr: stderrTail }, {
+      failed: (error) => {
+        settled = true;
+        resolveOutcome(failedOutcome(describeStartFailure(command, error), elapsedMs()));
+      },
+      started: (startedPid) => {
+        pid = startedPid;
+        settings.processGroups?.add(startedPid);
+        cancelTimeout = startTimer(settings.timeoutMs, () => stop('timeout'));
+        // The launch may have taken a turn of the event loop or more: an abort meanwhile counts.
+        if (settings.signal?.aborted) stop('abort');
+        else settings.signal?.addEventListener('abort', onAbort, { once: true });
+      },
+      exited: (code, signal) => {
+        leaderExit = { code, signal };
+        cancelTimeout();
+        checkGroup();
+      },
+      outputClosed: () => {
+        outputClosed = true;
+        if (groupGone) finish();
+      },
+      lost: (why) => {
+        outputClosed = true;
+        if (pid === undefined) {
+          settled = true;
+          resolveOutcome(failedOutcome(`${why} before it reported the job started`, elapsedMs()));
+          return;
+        }
+        // The exit status is gone with the launcher: what is left of the group is stopped, so
+        // that nothing of this attempt outlives it, and the attempt fails.
+        if (leaderExit === null) {
+          exitLost = why;
+          leaderExit = { code: null, signal: null };
+          cancelTimeout();
+        }
+        if (groupGone) finish();
+        else checkGroup();
+      },
     });
 
     function finish(): void {
@@ -212,6 +213,8 @@ function superviseCommand(command: PreparedCommand, settings: ExecutorSettings, 
       const base = { exitCode: leaderExit?.code ?? null, httpStatus: null, stdoutTail: stdoutTail.toText(), stderrTail: stderrTail.toText(), durationMs: elapsedMs() };
       if (stopReason !== null) {
         resolveOutcome({ ...base, status: stoppedStatus(stopReason), error: stoppedError(stopReason, settings.timeoutMs, settings.signal) });
+      } else if (exitLost !== null) {
+        resolveOutcome({ ...base, status: 'FAILED', error: `${exitLost}: the job's exit status is unknown; it was stopped` });
       } else if (leaderExit?.code === 0) {
         resolveOutcome({ ...base, status: 'SUCCEEDED', error: null });
       } else {
@@ -231,7 +234,7 @@ function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null
  * Only the error code is shown: Node's messages for bad arguments quote values that may be secret.
  * A missing working directory fails the spawn with the same codes as a missing program: told apart here.
  */
-function describeStartFailure(command: PreparedCommand, error: unknown): string {
+function describeStartFailure(command: JobCommand, error: unknown): string {
   const [program] = command.argv;
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') {

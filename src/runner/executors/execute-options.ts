@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import type { JobLauncher } from './job-launch.js';
 import type { ProgressChannelOptions } from './progress-channel.js';
 import type { SecretRedactor } from './secret-redaction.js';
 
@@ -34,6 +35,11 @@ export interface ProcessGroupRegistry {
    * a reaper may be started at the first job instead of with the runner.
    */
   markJob?(): Readonly<Record<string, string>>;
+  /**
+   * Starts a command job instead of the executor's own spawn (launchInProcess), e.g. from a small
+   * process of the registry's, whose fork costs less than the runner's. Called after markJob.
+   */
+  launch?: JobLauncher;
 }
 
 /** ExecuteOptions with defaults applied; what the executors receive. */

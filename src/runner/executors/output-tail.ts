@@ -15,7 +15,8 @@ export class OutputTail {
    * little or nothing, and zero-filling two rings per job touches memory for nothing.
    */
   private ring: Buffer | undefined;
-  private readonly ringBytes: number;
+  /** How many of the last bytes the tail keeps: its window and the redactor's lookbehind. */
+  readonly ringBytes: number;
   /** Index of the oldest kept byte. */
   private start = 0;
   private keptBytes = 0;
@@ -34,6 +35,15 @@ export class OutputTail {
 
   get truncated(): boolean {
     return this.seenBytes > this.capacityBytes;
+  }
+
+  /**
+   * Counts `byteCount` bytes of the stream as seen without keeping them, before whatever is
+   * written next: a tail kept by another process (the job reaper's) arrives as the count of the
+   * bytes it dropped and then its last bytes.
+   */
+  skip(byteCount: number): void {
+    this.seenBytes += byteCount;
   }
 
   write(chunk: Uint8Array): void {

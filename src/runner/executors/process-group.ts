@@ -56,6 +56,36 @@ function hasRunningMemberInProc(groupId: number): boolean {
   return false;
 }
 
+/**
+ * The groups of the processes whose environment holds `NAME=value` exactly (Linux: /proc; an
+ * empty set elsewhere): a runner's jobs carry its marker (job-reaper.ts), so a job it never heard
+ * of is still found. Processes of other users cannot be read and are skipped.
+ */
+export function findMarkedProcessGroups(marker: string): Set<number> {
+  const found = new Set<number>();
+  if (process.platform !== 'linux') return found;
+  const needle = Buffer.from(`\0${marker}\0`);
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`)]);
+      if (environ.indexOf(needle) < 0) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (Number.isInteger(group) && group > 1) found.add(group);
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
 }

@@ -1,16 +1,19 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandJobDefinition } from '../../../src/compile/definition.js';
 import { executeJob, type ExecuteOptions } from '../../../src/runner/executors/execute-job.js';
 import type { ExecutionOutcome } from '../../../src/runner/run-types.js';
+import { JobReaper, RUNNER_MARKER_ENV } from '../../../src/runner/job-reaper.js';
 import { context, isProcessDead, jobsDir, repoRoot, runnerEnv, startNotifyServer, type TestServer } from './executor-fixtures.js';
 
 const node = process.execPath;
-const options: ExecuteOptions = { timeoutMs: 10_000, killGraceMs: 300, env: runnerEnv, baseDir: repoRoot };
+const baseOptions: ExecuteOptions = { timeoutMs: 10_000, killGraceMs: 300, env: runnerEnv, baseDir: repoRoot };
 
 function commandJob(command: string[], more: Partial<CommandJobDefinition> = {}): CommandJobDefinition {
   return { type: 'command', command, cwd: '.', env: {}, ...more };
@@ -26,7 +29,35 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-describe('command jobs', () => {
+/** A started JobReaper whose process spawns the jobs (job-reaper.ts, launch). */
+async function startLaunchingReaper(): Promise<JobReaper> {
+  const reaper = new JobReaper();
+  reaper.start(300);
+  reaper.markJob();
+  await vi.waitFor(() => expect(reaper.launchesJobs).toBe(true), { timeout: 10_000, interval: 10 });
+  return reaper;
+}
+
+// Every guarantee holds whoever spawns the job: this process, or the runner's job reaper.
+describe.each([
+  { spawner: 'this process', viaReaper: false },
+  { spawner: 'the job reaper', viaReaper: true },
+])('command jobs spawned by $spawner', ({ viaReaper }) => {
+  const options: ExecuteOptions = { ...baseOptions };
+  let reaper: JobReaper | undefined;
+  beforeAll(async () => {
+    if (!viaReaper || process.platform === 'win32') return;
+    reaper = await startLaunchingReaper();
+    options.processGroups = reaper;
+  });
+  afterAll(() => reaper?.stop());
+
+  it('spawns the job from the expected process', async () => {
+    const outcome = await executeJob(commandJob([node, '-e', 'process.stdout.write(String(process.ppid))']), context, options);
+    expect(outcome).toMatchObject({ status: 'SUCCEEDED', exitCode: 0 });
+    expect(Number(outcome.stdoutTail)).toBe(reaper?.pid ?? process.pid);
+  });
+
   it('runs argv without a shell, with placeholders substituted and the run context in the environment', async () => {
     const job = commandJob([node, `${jobsDir}/print-context.js`, '--date', '{{businessDate}}', 'run-{{ runId }}', '$HOME;`x`'], {
       env: { MODE: 'full-{{attempt}}', NOTION_TOKEN: { fromEnv: 'NOTION_TOKEN' } },
@@ -50,6 +81,7 @@ describe('command jobs', () => {
       CRONFORM_ATTEMPT: '2',
       CRONFORM_TRIGGER: 'SCHEDULED',
       CRONFORM_PAYLOAD: '{"project":"platform","tags":["a","b"]}',
+      ...(reaper ? { [RUNNER_MARKER_ENV]: expect.any(String) } : {}),
     });
   });
 
@@ -157,6 +189,13 @@ describe('command jobs', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
+  it('stops a job whose abort lands while it is being launched', async () => {
+    const controller = new AbortController();
+    const running = executeJob(commandJob([node, '-e', 'setInterval(() => {}, 1000)']), context, { ...options, timeoutMs: 5000, signal: controller.signal });
+    controller.abort('runner shutting down');
+    expect(await running).toMatchObject({ status: 'CANCELLED', error: 'cancelled: runner shutting down', exitCode: null });
+  });
+
   it('does not start a job whose signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -197,5 +236,41 @@ describe('command jobs', () => {
   it('throws for invalid options, which are the caller\'s bug', async () => {
     await expect(executeJob(commandJob([node]), context, { ...options, timeoutMs: 0 })).rejects.toThrow('timeoutMs must be a positive number (got 0)');
     await expect(executeJob(commandJob([node]), context, { ...options, baseDir: 'relative' })).rejects.toThrow('baseDir must be an absolute path');
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a job reaper that dies while the job it spawned runs', () => {
+  it('fails the attempt and stops what is left of the job', async () => {
+    const reaper = await startLaunchingReaper();
+    try {
+      const notify = await startNotifyServer<{ child: number; grandchild: number }>();
+      servers.push(notify);
+      const running = executeJob(commandJob([node, `${jobsDir}/process-tree.js`, notify.url, 'default', 'stay']), context, { ...baseOptions, processGroups: reaper });
+      const pids = await Promise.race([notify.first, running.then((outcome) => Promise.reject(new Error(`job ended early: ${JSON.stringify(outcome)}`)))]);
+      process.kill(reaper.pid!, 'SIGKILL');
+      // Its exit status went with the reaper: the attempt fails, and nothing of it is left running.
+      expect(await running).toMatchObject({ status: 'FAILED', exitCode: null, error: "job launcher exited: the job's exit status is unknown; it was stopped" });
+      expect(isProcessDead(pids.child)).toBe(true);
+      expect(isProcessDead(pids.grandchild)).toBe(true);
+    } finally {
+      reaper.stop();
+    }
+  });
+
+  it('fails a job it had not reported started, and stops the runner\'s jobs it never heard of', async () => {
+    const reaper = await startLaunchingReaper();
+    try {
+      // As if the reaper had spawned a job and died before reporting it: a process carrying the
+      // runner's marker, in a group of its own, that nobody registered.
+      const unreported = spawn(node, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH, ...reaper.markJob() } });
+      await once(unreported.stdout!, 'data');
+      const running = executeJob(commandJob([node, '-e', 'setInterval(() => {}, 1000)']), context, { ...baseOptions, processGroups: reaper });
+      // Killed before it could read the request: the job is not known to have started.
+      process.kill(reaper.pid!, 'SIGKILL');
+      expect(await running).toMatchObject({ status: 'FAILED', exitCode: null, error: 'job launcher exited before it reported the job started' });
+      await vi.waitFor(() => expect(isProcessDead(unreported.pid!)).toBe(true), { timeout: 5_000, interval: 10 });
+    } finally {
+      reaper.stop();
+    }
   });
 });

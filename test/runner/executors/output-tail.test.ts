@@ -24,6 +24,23 @@ describe('OutputTail', () => {
     expect(tail.truncated).toBe(truncated);
   });
 
+  // The job reaper's process keeps the last ringBytes of a job's stream and reports how many came
+  // before them (job-reaper.ts): the tail rebuilt from that is the tail of the whole stream.
+  it.each([
+    { capacity: 8, chunks: ['abcdef', 'ghij', 'klm', 'n'] },
+    { capacity: 4, chunks: ['aé€'] },
+    { capacity: 4, chunks: ['ab'] },
+    { capacity: 0, chunks: ['abc'] },
+  ])('is the same rebuilt from its last bytes and the count before them ($chunks, capacity $capacity)', ({ capacity, chunks }) => {
+    const whole = tailOf(capacity, chunks);
+    const bytes = Buffer.from(chunks.join(''));
+    const rebuilt = new OutputTail(capacity);
+    const kept = bytes.subarray(Math.max(0, bytes.length - rebuilt.ringBytes));
+    rebuilt.skip(bytes.length - kept.length);
+    rebuilt.write(kept);
+    expect([rebuilt.toText(), rebuilt.truncated, rebuilt.totalBytes]).toEqual([whole.toText(), whole.truncated, whole.totalBytes]);
+  });
+
   it('counts every byte it saw', () => {
     expect(tailOf(4, ['abc', 'defgh']).totalBytes).toBe(8);
   });
