@@ -42,6 +42,7 @@ const db = [
   'test/runner/final-events.test.ts',
   'test/runner/lease-fencing.test.ts',
   'test/runner/local-queue.test.ts',
+  'test/runner/loop-error-cause.test.ts',
   'test/runner/missing-secrets.test.ts',
   'test/runner/queue-handoff-postgres.test.ts',
   'test/runner/queue-handoff-other-database.test.ts',

@@ -351,7 +351,8 @@ function readRunnerLogs(outageWindows) {
       if (entry.level !== 'error') continue;
       const atMs = Date.parse(entry.time);
       if (outageWindows.some(([from, to]) => atMs >= from && atMs < to)) loopErrorsDuring += 1;
-      else loopErrorsOutside.push(`${entry.msg}: ${entry.error ?? ''}`.slice(0, 200));
+      // The cause first: the error of a failed query is its SQL, which says what but not why.
+      else loopErrorsOutside.push(`${entry.msg}: ${entry.cause ? `[${entry.cause}] ` : ''}${entry.error ?? ''}`.slice(0, 300));
     }
   }
   return { stderrNoise, loopErrorsOutside, loopErrorsDuring, fencedAttempts };

@@ -78,6 +78,16 @@ export interface RunnerOptions {
 
 const { source: _source, ...defaultStoredPolicy } = DEFAULT_POLICY;
 
+/**
+ * What failed under a query error: drizzle's error says which query (its message is the SQL), the
+ * driver's cause why (SQLSTATE and message, e.g. `40P01 deadlock detected`). Undefined without one.
+ */
+export function causeOf(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause?.message !== 'string') return undefined;
+  return typeof cause.code === 'string' ? `${cause.code} ${cause.message}` : cause.message;
+}
+
 /** The run tables' days are made this many UTC days ahead of today, checked this often (db/run-partitions.ts). */
 const PARTITION_DAYS_AHEAD = 2;
 const PARTITIONS_INTERVAL_MS = 10 * 60_000;
@@ -453,7 +463,7 @@ export class Runner {
         // (and writes its outcomes) within the lease the others wait before taking over.
         failures += 1;
         const backoffMs = Math.min(30_000, Math.max(1_000, this.leaseMs / 3), 250 * 2 ** Math.min(failures, 7));
-        this.logger.error('runner loop failed; retrying', { error: (error as Error).message, attempt: failures, backoffMs });
+        this.logger.error('runner loop failed; retrying', { error: (error as Error).message, cause: causeOf(error), attempt: failures, backoffMs });
         await this.sleep(backoffMs);
       }
     }
