@@ -101,7 +101,8 @@ export async function ensureDayPartitions(database: Database, fromMs: number, to
     const created = await database.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`));
       const [lock] = await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got`);
-      if (!lock?.got) return false;
+      // Another runner made the day since the list was read.
+      if (!lock?.got || (await queryRows<{ present: boolean }>(tx, sql`select to_regclass(${name}) is not null as present`))[0]?.present) return false;
       const from = new Date(dayMs).toISOString();
       const to = new Date(endMs).toISOString();
       const [stray] = await queryRows<{ found: boolean }>(
@@ -148,11 +149,15 @@ export async function dropExpiredDay(database: Database, day: RunPartition, subj
   const ids = integerArray(subjects.map((s) => s.scheduleId));
   const cutoffs = instantArray(subjects.map((s) => s.cutoff));
   const keeps = integerArray(subjects.map((s) => s.keepLast));
-  return database.db.transaction(async (tx): Promise<DayDropResult> => {
+  const drop = database.db.transaction(async (tx): Promise<DayDropResult> => {
     await tx.execute(sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`));
-    const [lock] = await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got`);
-    if (!lock?.got) return { dropped: false, reason: 'busy' };
-    await tx.execute(sql`lock table ${runsTable}, ${attemptsTable} in share mode`);
+    const [lock] = await queryRows<{ got: boolean; present: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got, to_regclass(${day.name}) is not null as present`,
+    );
+    // Another runner holds the partitions now, or dropped this day since the list was read.
+    if (!lock?.got || !lock.present) return { dropped: false, reason: 'busy' };
+    if (!(await lockBriefly(tx, sql`${runsTable}, ${attemptsTable} in share mode`))) throw new DayDropBusy();
     // Every run of the day that stays, with whether it is final (at most one more than may move).
     const kept = await queryRows<{ id: string | number; final: boolean }>(
       tx,
@@ -184,6 +189,7 @@ export async function dropExpiredDay(database: Database, day: RunPartition, subj
       if (table === 'run_attempts') continue; // dropped with the day
       await tx.execute(sql`delete from ${sql.raw(`"${table}"`)} where run_id in (select id from ${expired} e)`);
     }
+    if (!(await lockBriefly(tx, sql`schedule_runs, run_attempts in access exclusive mode`))) throw new DayDropBusy();
     for (const table of PARTITIONED_RUN_TABLES) {
       const partition = table === 'schedule_runs' ? runsTable : attemptsTable;
       await tx.execute(sql`alter table ${sql.raw(`"${table}"`)} detach partition ${partition}`);
@@ -196,4 +202,33 @@ export async function dropExpiredDay(database: Database, day: RunPartition, subj
     await tx.execute(sql`drop table ${runsTable}, ${attemptsTable}`);
     return { dropped: true, deleted, kept: kept.length };
   });
+  // Busy at the detach: everything this transaction did is rolled back, and the day waits.
+  return drop.catch((error: unknown) => {
+    if (error instanceof DayDropBusy) return { dropped: false, reason: 'busy' } as const;
+    throw error;
+  });
+}
+
+class DayDropBusy extends Error {}
+
+/**
+ * A lock taken without ever waiting in the lock queue: first the day's partitions (SHARE, against
+ * writes), later the run tables whole (ACCESS EXCLUSIVE, which the detach needs). A statement
+ * planned over every day (a lookup by id alone) holds the tables and then each day: waiting for
+ * the tables while holding the day would deadlock it (reproduced on PostgreSQL 15), and any
+ * waiting request would queue the claims, or such statements, behind it. NOWAIT, tried a few
+ * times 10 ms apart, each in its own savepoint; false when it never got it.
+ */
+async function lockBriefly(tx: Executor, what: SQL): Promise<boolean> {
+  for (let tries = 0; tries < 20; tries += 1) {
+    try {
+      await tx.transaction(async (savepoint) => {
+        await savepoint.execute(sql`lock table ${what} nowait`);
+      });
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  return false;
 }

@@ -20,6 +20,8 @@ export interface RetentionPassOptions {
   policyRetention: RetentionOverride | undefined;
   batchSize: number;
   maxBatches: number;
+  /** Told of a day partition that could not be dropped this pass (it waits for the next). */
+  onDayError?: (dayPartition: string, error: unknown) => void;
 }
 
 export interface RetentionPassResult {
@@ -52,8 +54,10 @@ export async function runRetentionPass(database: Database, options: RetentionPas
   const latestCutoffMs = Math.max(...subjects.map((s) => s.cutoff.getTime()));
   for (const day of await listRunPartitions(database.db)) {
     if (!day.isDay || day.toMs === null || day.toMs > latestCutoffMs) continue;
-    const dropped = await dropExpiredDay(database, day, subjects);
-    if (dropped.dropped) {
+    // A day that could not go now (a lock timeout, another runner) waits for the next pass; the
+    // rest of this one goes on, row batches included.
+    const dropped = await dropExpiredDay(database, day, subjects).catch((error: unknown) => options.onDayError?.(day.name, error));
+    if (dropped?.dropped) {
       result.days += 1;
       result.deleted += dropped.deleted;
     }

@@ -405,7 +405,13 @@ export class Runner {
     const { intervalMs = 10 * 60_000, batchSize = 500, maxBatches = 200 } = this.options.retention || {};
     this.nextRetentionMs = nowMs + intervalMs;
     try {
-      const result = await runRetentionPass(this.database, { nowMs, policyRetention: this.policy.retention, batchSize, maxBatches });
+      const result = await runRetentionPass(this.database, {
+        nowMs,
+        policyRetention: this.policy.retention,
+        batchSize,
+        maxBatches,
+        onDayError: (day, error) => this.logger.warn('retention could not drop a day now; it waits for the next pass', { day, error: (error as Error).message, cause: causeOf(error) }),
+      });
       if (result.deleted > 0) this.logger.info('retention deleted runs', { ...result });
     } catch (error) {
       // Retention can always wait for the next pass; it must never stop scheduling.
