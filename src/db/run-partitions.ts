@@ -14,8 +14,7 @@ import { integerArray, instantArray } from './array-literal.js';
 import { DELETED_WITH_RUN, PARTITIONED_RUN_TABLES } from './run-history-tables.js';
 import { rollupUpsertSql, type RetentionSubjectCutoff } from './retention-queries.js';
 import { FINAL_STATUSES } from './run-vocabulary.js';
-
-const MS_PER_DAY = 86_400_000;
+import { MS_PER_DAY } from '../time/civil.js';
 
 /** Serializes partition changes across runners (creating days ahead, dropping old ones). */
 const PARTITION_LOCK_KEY = 0x63666d05;
@@ -45,11 +44,6 @@ const dayNamePattern = /^schedule_runs_p(\d{8})$/;
 /** `<table>_pYYYYMMDD` of the UTC day starting at `dayMs`. */
 export function dayPartitionName(table: (typeof PARTITIONED_RUN_TABLES)[number], dayMs: number): string {
   return `${table}_p${new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
-}
-
-/** The UTC midnight at or before `ms`. */
-export function utcDayStart(ms: number): number {
-  return Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
 }
 
 /** The partitions of `schedule_runs` (run_attempts has the same), with their bounds. */
@@ -89,7 +83,7 @@ export interface EnsureResult {
 export async function ensureDayPartitions(database: Database, fromMs: number, toMs: number): Promise<EnsureResult> {
   const result: EnsureResult = { created: [], skipped: [] };
   const existing = await listRunPartitions(database.db);
-  for (let dayMs = utcDayStart(fromMs); dayMs <= toMs; dayMs += MS_PER_DAY) {
+  for (let dayMs = Math.floor(fromMs / MS_PER_DAY) * MS_PER_DAY; dayMs <= toMs; dayMs += MS_PER_DAY) {
     const name = dayPartitionName('schedule_runs', dayMs);
     if (existing.some((p) => p.name === name)) continue;
     const endMs = dayMs + MS_PER_DAY;

@@ -9,6 +9,7 @@ import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
 import type { ProgressWrite } from './run-progress-queries.js';
+import { MS_PER_DAY } from '../time/civil.js';
 import type { AttemptStatus, ManualReason, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
 
 /** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
@@ -237,7 +238,7 @@ function onSlotDays(slotColumn: string, keys: ReadonlyArray<{ slot: string }>): 
   const slot = sql.raw(slotColumn);
   const ranges = days.map((day) => {
     const from = Date.parse(`${day}T00:00:00Z`);
-    return sql`(${slot} >= ${new Date(from).toISOString()}::timestamptz and ${slot} < ${new Date(from + 86_400_000).toISOString()}::timestamptz)`;
+    return sql`(${slot} >= ${new Date(from).toISOString()}::timestamptz and ${slot} < ${new Date(from + MS_PER_DAY).toISOString()}::timestamptz)`;
   });
   return sql`(${sql.join(ranges, sql` or `)})`;
 }

@@ -4,6 +4,7 @@ import { listRuns as selectRuns, scheduleNameExists } from '../../db/run-report-
 import { RUN_STATUSES, type RunStatus } from '../../db/run-vocabulary.js';
 import { RunOperationError } from './run-operation-error.js';
 import { describeRunReason } from './run-reason.js';
+import { MS_PER_DAY } from '../../time/civil.js';
 
 export const DEFAULT_RUN_LIMIT = 50;
 
@@ -18,7 +19,7 @@ export interface ListRunsOptions {
 }
 
 /** How far back `runs` first looks for the newest runs before it reads older days. */
-const RECENT_RUNS_MS = 7 * 86_400_000;
+const RECENT_RUNS_MS = 7 * MS_PER_DAY;
 
 export interface RunEntry {
   id: number;
