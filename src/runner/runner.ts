@@ -29,7 +29,7 @@ import { createRunLog } from './run-log.js';
 import { combineObservers, type RunObserver } from './run-observer.js';
 import { AlertEvaluator, DEFAULT_DELIVERY_LEASE_MS, type AlertEvaluatorOptions } from './alerts/evaluator.js';
 import { runRetentionPass } from './retention.js';
-import { ensureDayPartitions } from '../db/run-partitions.js';
+import { ensureDayPartitions, refreshRunStatistics } from '../db/run-partitions.js';
 import { MS_PER_DAY } from '../time/civil.js';
 
 export interface RunnerOptions {
@@ -91,6 +91,8 @@ export function causeOf(error: unknown): string | undefined {
 /** The run tables' days are made this many UTC days ahead of today, checked this often (db/run-partitions.ts). */
 const PARTITION_DAYS_AHEAD = 2;
 const PARTITIONS_INTERVAL_MS = 10 * 60_000;
+/** How often a runner looks for run-table partitions whose planner statistics are stale. */
+const STATISTICS_INTERVAL_MS = 15_000;
 
 /** How long before a slot a runner turns it into a run, unless told otherwise (RunnerOptions.slotLookaheadMs). */
 export const DEFAULT_SLOT_LOOKAHEAD_MS = 100;
@@ -136,6 +138,8 @@ export class Runner {
   private retentionInFlight: Promise<void> | undefined;
   /** When the run tables' coming days are next checked (the first tick, then every 10 minutes). */
   private nextPartitionsMs = 0;
+  private nextStatisticsMs = 0;
+  private statisticsInFlight: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -250,6 +254,7 @@ export class Runner {
     const draining = this.drain(this.options.drainTimeoutMs ?? 30_000);
     await this.alertsEvaluated();
     await this.retentionApplied();
+    await this.statisticsInFlight;
     this.alerts?.dispatcher.stop();
     await this.alerts?.settled();
     const drained = await draining;
@@ -327,6 +332,13 @@ export class Runner {
     // the DEFAULT one, which keeps a day that has rows there for good. A few milliseconds when a
     // day is missing, one catalog read when none is.
     if (nowMs >= this.nextPartitionsMs) await this.keepDayPartitions(nowMs);
+    // Awaited at the first tick, so that the first claims (a backlog after an outage) are planned
+    // on the runs there are; after that, off the claim's way.
+    if (nowMs >= this.nextStatisticsMs && !this.statisticsInFlight) {
+      const first = this.nextStatisticsMs === 0;
+      this.statisticsInFlight = this.refreshRunStatistics(nowMs, first).finally(() => (this.statisticsInFlight = undefined));
+      if (first) await this.statisticsInFlight;
+    }
     let nextDue: Promise<Date | null> | undefined;
     if (schedulesChanged || nowMs >= this.nextDueMs - this.lookaheadMs) {
       await runSchedulerTick(this.database, { nowMs, lookaheadMs: this.lookaheadMs, policy: this.policy, definitions: this.definitions, observer: this.observer });
@@ -393,6 +405,18 @@ export class Runner {
       // The DEFAULT partition takes the runs of a missing day: this can wait for the next try.
       this.nextPartitionsMs = nowMs + 60_000;
       this.logger.warn('creating the run tables\' coming days failed; runs of a missing day go to the DEFAULT partition', { error: (error as Error).message });
+    }
+  }
+
+  /** Planner statistics of the run tables' partitions that filled since they were gathered (db/run-partitions.ts). */
+  private async refreshRunStatistics(nowMs: number, waitForOthers: boolean): Promise<void> {
+    this.nextStatisticsMs = nowMs + STATISTICS_INTERVAL_MS;
+    try {
+      const analyzed = await refreshRunStatistics(this.database, { waitForOthers });
+      if (analyzed.length > 0) this.logger.debug('run table statistics gathered', { tables: analyzed });
+    } catch (error) {
+      // Plans stay as they were until the next try; nothing else depends on it.
+      this.logger.warn('gathering the run tables\' statistics failed', { error: (error as Error).message, cause: causeOf(error) });
     }
   }
 

@@ -6,65 +6,16 @@
  * (its planner settings included) on a table that was never analyzed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Database, Executor } from '../../src/db/client.js';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../src/db/client.js';
 import { findEarliestRunAfter } from '../../src/db/scheduler-queries.js';
 import { claimRuns } from '../../src/db/worker-queries.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { explainStatement, rowsRead, scansOf, type PlanNode } from '../support/query-plans.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const QUEUED = 5_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Every node of a plan that reads `table`, with the rows it produced. */
-function scansOf(node: PlanNode, table: string): PlanNode[] {
-  const own = node['Relation Name'] === table ? [node] : [];
-  return [...own, ...(node.Plans ?? []).flatMap((child) => scansOf(child, table))];
-}
-
-/** The most rows one node read: those it produced and those its filter dropped, over all its loops. */
-const rowsRead = (nodes: PlanNode[]) => Math.max(...nodes.map((node) => (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops']));
-
-/**
- * Runs `call` in a transaction (rolled back) with the statement matching `statement` replaced by
- * EXPLAIN ANALYZE of it; returns that plan.
- */
-async function explainStatement(database: Database, statement: RegExp, call: (executor: Executor) => Promise<unknown>): Promise<PlanNode> {
-  let plan: PlanNode | undefined;
-  await database.db
-    .transaction(async (tx) => {
-      const explaining = new Proxy(tx, {
-        get(target, property, receiver) {
-          if (property !== 'execute') return Reflect.get(target, property, receiver) as unknown;
-          return async (query: SQL) => {
-            const text = new PgDialect().sqlToQuery(query).sql;
-            if (!statement.test(text)) return target.execute(query);
-            const result = (await target.execute(sql`explain (analyze, format json) ${query}`)) as unknown as { rows: Array<{ 'QUERY PLAN': unknown }> };
-            const json = result.rows[0]!['QUERY PLAN'];
-            plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode;
-            return { rows: [] };
-          };
-        },
-      }) as Executor;
-      await call(explaining);
-      tx.rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Error) || !/rollback/i.test(error.message)) throw error;
-    });
-  if (!plan) throw new Error(`no statement matched ${statement}`);
-  return plan;
-}
 
 /** The claim with its big statement explained. */
 function explainClaim(database: Database, capacity: number): Promise<PlanNode> {

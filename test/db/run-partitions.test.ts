@@ -8,14 +8,16 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryRows, type Database, type Executor } from '../../src/db/client.js';
-import { dayPartitionName, ensureDayPartitions, listRunPartitions } from '../../src/db/run-partitions.js';
+import { dayPartitionName, ensureDayPartitions, listRunPartitions, refreshRunStatistics } from '../../src/db/run-partitions.js';
 import { claimRuns, completeAttempts, extendLeases, markAttemptsStarted, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../../src/db/worker-queries.js';
+import { OutcomeWriter } from '../../src/runner/outcome-writer.js';
 import { runRetentionPass } from '../../src/runner/retention.js';
 import { Runner } from '../../src/runner/runner.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { SUCCEEDED } from '../runner/held-jobs.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl, type TestPostgres } from '../support/databases.js';
+import { explainingDatabase, explainStatement, observedDatabase, rowsRead, scansOf, type PlanNode } from '../support/query-plans.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -180,6 +182,59 @@ describe.each(engines)('run table days on %s', (engine) => {
     expect(await inTransaction((tx) => releaseLeases(tx, 'r', [{ runId: again!.id, slot: again!.slot }], now))).toEqual(expected.filter((n) => n.endsWith(again!.slot.startsWith('2026-11-29') ? '29' : '24')));
     const [{ status }] = (await queryRows<{ status: string }>(db.db, sql`select status from schedule_runs where id = ${second!.id}`)) as [{ status: string }];
     expect(status).toBe('SUCCESS');
+  });
+
+  it('once the runners\' statistics refresh has seen a day fill, the claim and the outcome reach its runs by key, not by reading the day', async () => {
+    const db = await open(engine);
+    await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
+    await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
+    // The day was made empty and filled since, as every day is: 5,000 runs queued today.
+    await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+      select id, 1, ${iso(TODAY_MS)}::timestamptz + n * interval '1 second', 'MANUAL', 'q' || n, 'QUEUED', 2, 'default', ${iso(TODAY_MS)}::timestamptz, 1 from schedules, generate_series(1, 5000) n`);
+    // Only the day that changed (its attempts' day is still empty), and once.
+    expect(await refreshRunStatistics(db)).toEqual(['schedule_runs_p20261129']);
+    expect(await refreshRunStatistics(db)).toEqual([]);
+    const request = { runnerId: 'r', now: new Date(NOW_MS), leaseMs: 30_000, capacity: 50, queueLimits: {}, defaultQueueLimit: 10_000 };
+    const today = /^(schedule_runs|run_attempts)_p20261129$/;
+    // One probe per run taken. Before the refresh PostgreSQL expected ~25 runs in the day and
+    // hashed all 5,000 for every claim.
+    const claimPlan = await explainStatement(db, /^\s*with chosen as materialized/, (tx) => claimRuns(tx, request));
+    expect(scansOf(claimPlan, today).length).toBeGreaterThan(0);
+    expect(rowsRead(scansOf(claimPlan, today))).toBeLessThanOrEqual(50);
+    // The outcomes of 50 claimed runs, written as a runner writes them.
+    const claimed = await db.db.transaction((tx) => claimRuns(tx, request));
+    expect(claimed).toHaveLength(50);
+    const plans: PlanNode[] = [];
+    const writer = new OutcomeWriter<number>(explainingDatabase(db, /done as \(/, (plan) => plans.push(plan)), 'r');
+    for (const run of claimed) {
+      writer.addOutcome(run.id, { runId: run.id, slot: run.slot, attempt: run.attempt, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null });
+    }
+    await writer.write(NOW_MS);
+    expect(plans).toHaveLength(1);
+    expect(scansOf(plans[0]!, today).length).toBeGreaterThan(1);
+    expect(rowsRead(scansOf(plans[0]!, today))).toBeLessThanOrEqual(50);
+    const [counts] = await queryRows<{ done: number; attempts: number }>(db.db, sql`select count(*) filter (where status = 'SUCCESS')::int as done,
+      (select count(*)::int from run_attempts where status = 'SUCCEEDED') as attempts from schedule_runs`);
+    expect(counts).toEqual({ done: 50, attempts: 50 });
+  });
+
+  it('a runner refreshes the run tables\' statistics at its first tick, before it claims', async () => {
+    const db = await open(engine);
+    await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
+    await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
+    await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+      select id, 1, ${iso(TODAY_MS)}::timestamptz + n * interval '1 second', 'MANUAL', 'q' || n, 'QUEUED', 2, 'default', ${iso(TODAY_MS)}::timestamptz, 1 from schedules, generate_series(1, 2000) n`);
+    const events: string[] = [];
+    const observed = observedDatabase(db, (event, text) => {
+      if (/^analyze /.test(text) || /^with chosen as materialized/.test(text)) events.push(`${event} ${text.split(/\s+/)[0]}`);
+    });
+    const runner = new Runner(observed, { clock: new ManualClock(NOW_MS), concurrency: 1, baseDir: process.cwd(), env: {}, alerts: false, retention: false, execute: async () => SUCCEEDED });
+    await runner.tick();
+    await runner.stop();
+    // The day's statistics were gathered before the first claim was sent.
+    expect(events.slice(0, 3)).toEqual(['start analyze', 'end analyze', 'start with']);
+    const [{ n }] = (await queryRows<{ n: number }>(db.db, sql`select reltuples::int as n from pg_class where relname = 'schedule_runs_p20261129'`)) as [{ n: number }];
+    expect(n).toBe(2000);
   });
 
   it('retention drops expired days whole, with the outcome of deleting their runs row by row', async () => {
