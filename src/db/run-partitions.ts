@@ -120,16 +120,27 @@ export async function ensureDayPartitions(database: Database, fromMs: number, to
 /** Serializes the runners' statistics refreshes (`refreshRunStatistics`): one ANALYZE at a time. */
 const STATISTICS_LOCK_KEY = 0x63666d06;
 
+/** A partition with no statistics yet (or last seen empty) gets them once it holds this many visible rows. */
+const FIRST_STATISTICS_ROWS = 1_000;
+
 /**
- * Gathers the planner's statistics of the run tables' partitions that changed much since they were
- * last gathered (PostgreSQL's autovacuum rule: more than 50 + 10 % of their rows written since; or
- * never gathered and not empty); returns their names. A day is made empty and filled as it goes, so
- * until autovacuum reaches it (if it runs at all; it can lag behind a burst, or be off) the planner
- * knows nothing of its rows: it took a day of 20,000 runs for a few hundred and joined each claim
- * and outcome batch to the whole day instead of probing its runs by key (bench:runner). The
- * runners do not leave that to autovacuum: each refreshes at its first tick (before it claims) and
- * every few seconds after. ANALYZE reads a sample of each table (30,000 rows at most) and blocks no claim; one runner
- * at a time, and never waiting long for a lock.
+ * Gathers the planner's statistics of the run tables' partitions that need them; returns their
+ * names. A day is made empty and fills as it goes, and until something gathers its statistics
+ * PostgreSQL takes any slot range in it for half a per cent of its rows: it took a day of 20,000
+ * runs for ~100 and hashed the whole day once per claim and per outcome batch instead of probing the
+ * batch's runs by key (bench:runner). Autovacuum fixes that late, or never (it can lag behind a
+ * burst, or be off), so runners do it: each at its first tick (before it claims) and every few
+ * seconds after, one runner at a time, never waiting long for a lock. ANALYZE reads a sample of at
+ * most 30,000 rows and blocks no write.
+ *
+ * Which: a partition with no statistics, or last seen empty, once it holds FIRST_STATISTICS_ROWS
+ * rows this transaction can see (counted, not taken from PostgreSQL's activity counts, which a busy
+ * backend reports up to ~10 s late); after that, autovacuum's rule (more than 50 + 10 % of its rows
+ * written since). Once a day's statistics saw some of its rows, the planner scales them to the
+ * day's size as it grows. Never from the table's size alone: gathered while a day's only rows were
+ * a claim's uncommitted attempts, the statistics said it was empty, and PostgreSQL then planned for
+ * one row however large it grew, re-reading the whole day for each outcome of a batch
+ * (bench:runner, 4 processes: 500 runs/s, 3 ms of server CPU a run).
  */
 export async function refreshRunStatistics(database: Database, options: { waitForOthers?: boolean } = {}): Promise<string[]> {
   return database.db.transaction(async (tx) => {
@@ -138,18 +149,26 @@ export async function refreshRunStatistics(database: Database, options: { waitFo
     // what it gathered is then fresh here too; otherwise that runner has it in hand.
     if (options.waitForOthers) await tx.execute(sql`select pg_advisory_xact_lock(${STATISTICS_LOCK_KEY})`);
     else if (!(await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${STATISTICS_LOCK_KEY}) as got`))[0]?.got) return [];
-    const stale = await queryRows<{ name: string }>(
+    const partitions = await queryRows<{ name: string; known: boolean; stale: boolean }>(
       tx,
-      sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      sql`select c.relname as name, c.reltuples > 0 as known,
+            coalesce(s.n_mod_since_analyze, 0) > 50 + 0.1 * greatest(c.reltuples, 0) as stale
+          from pg_inherits i join pg_class c on c.oid = i.inhrelid
           left join pg_stat_user_tables s on s.relid = c.oid
           where i.inhparent in (${sql.join(PARTITIONED_RUN_TABLES.map((table) => sql`to_regclass(${table})`), sql`, `)})
-            and (coalesce(s.n_mod_since_analyze, 0) > 50 + 0.1 * greatest(c.reltuples, 0)
-              or (c.reltuples < 0 and pg_relation_size(c.oid) > 0))
           order by c.relname`,
     );
-    if (stale.length === 0) return [];
-    await tx.execute(sql.raw(`analyze ${stale.map((r) => `"${r.name}"`).join(', ')}`));
-    return stale.map((r) => r.name);
+    const chosen: string[] = [];
+    for (const partition of partitions) {
+      if (partition.known) {
+        if (partition.stale) chosen.push(partition.name);
+        continue;
+      }
+      const [seen] = await queryRows<{ n: number }>(tx, sql.raw(`select count(*)::int as n from (select from "${partition.name}" limit ${FIRST_STATISTICS_ROWS}) t`));
+      if ((seen?.n ?? 0) >= FIRST_STATISTICS_ROWS) chosen.push(partition.name);
+    }
+    if (chosen.length > 0) await tx.execute(sql.raw(`analyze ${chosen.map((name) => `"${name}"`).join(', ')}`));
+    return chosen;
   });
 }
 

@@ -346,17 +346,15 @@ export async function completeAttempts(
           where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', completions)}
             and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
           returning r.id, r.schedule_id, r.status,
-            exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending,
-            i.slot, i.attempt, i.attempt_status, i.finished_at, i.exit_code, i.http_status, i.error, i.stdout_tail, i.stderr_tail, i.started_at, i.claimed, i.running
+            exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
-        -- Driven by the runs updated, which carry their input: no second join of the batch to itself.
         closed as (
           update run_attempts a
-          set status = d.attempt_status, finished_at = d.finished_at, exit_code = d.exit_code, http_status = d.http_status,
-              error = d.error, stdout_tail = d.stdout_tail, stderr_tail = d.stderr_tail, started_at = coalesce(d.started_at, a.started_at)
-          from done d
-          where a.run_id = d.id and a.attempt = d.attempt and a.scheduled_for = d.slot and ${onSlotDays('a.scheduled_for', completions)}
-            and a.status in (d.claimed, d.running)
+          set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
+              error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
+          from input i join done d on d.id = i.id
+          where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', completions)}
+            and a.status in (i.claimed, i.running)
         ),
         -- Schedules of this batch's successes that some schedule's spec.after names (one probe of
         -- schedules_after_idx per schedule): only their runs need cronform.create_dependency_runs,

@@ -92,7 +92,7 @@ export function causeOf(error: unknown): string | undefined {
 const PARTITION_DAYS_AHEAD = 2;
 const PARTITIONS_INTERVAL_MS = 10 * 60_000;
 /** How often a runner looks for run-table partitions whose planner statistics are stale. */
-const STATISTICS_INTERVAL_MS = 15_000;
+const STATISTICS_INTERVAL_MS = 5_000;
 
 /** How long before a slot a runner turns it into a run, unless told otherwise (RunnerOptions.slotLookaheadMs). */
 export const DEFAULT_SLOT_LOOKAHEAD_MS = 100;

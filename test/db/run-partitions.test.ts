@@ -310,3 +310,29 @@ describe.runIf(postgresServerUrl)('a day drop while another session holds the ru
   });
 });
 
+
+describe.runIf(postgresServerUrl)('statistics of a day another session is filling (PostgreSQL)', () => {
+  it('are not gathered from uncommitted rows, which would leave the day planned as empty; they are once committed', async () => {
+    const server = await createPostgresDatabase();
+    servers.push(server);
+    const db = await server.open();
+    await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
+    const reltuples = async () => (await queryRows<{ n: number }>(db.db, sql`select reltuples::int as n from pg_class where relname = 'run_attempts_p20261129'`))[0]!.n;
+    // A claim's attempts, not committed yet: the day's table has pages, and no row anyone can see.
+    const other = new pg.Client({ connectionString: server.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at)
+        select n, 1, '${iso(TODAY_MS)}'::timestamptz + n * interval '1 second', 'r', 'CLAIMED', now() from generate_series(1, 5000) n`);
+      expect(await refreshRunStatistics(db)).toEqual([]);
+      // Gathered now, it would say 0 rows, and PostgreSQL would plan for one however many came.
+      expect(await reltuples()).toBe(-1);
+      await other.query('commit');
+    } finally {
+      await other.end();
+    }
+    expect(await refreshRunStatistics(db)).toEqual(['run_attempts_p20261129']);
+    expect(await reltuples()).toBe(5000);
+  });
+});
