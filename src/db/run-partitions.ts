@@ -158,15 +158,15 @@ export async function refreshRunStatistics(database: Database, options: { waitFo
           where i.inhparent in (${sql.join(PARTITIONED_RUN_TABLES.map((table) => sql`to_regclass(${table})`), sql`, `)})
           order by c.relname`,
     );
-    const chosen: string[] = [];
-    for (const partition of partitions) {
-      if (partition.known) {
-        if (partition.stale) chosen.push(partition.name);
-        continue;
-      }
-      const [seen] = await queryRows<{ n: number }>(tx, sql.raw(`select count(*)::int as n from (select from "${partition.name}" limit ${FIRST_STATISTICS_ROWS}) t`));
-      if ((seen?.n ?? 0) >= FIRST_STATISTICS_ROWS) chosen.push(partition.name);
+    const chosen = partitions.filter((p) => p.known && p.stale).map((p) => p.name);
+    const unknown = partitions.filter((p) => !p.known).map((p) => p.name);
+    if (unknown.length > 0) {
+      // One statement for all of them: the days ahead and the DEFAULT partitions are usually empty.
+      const counted = sql.raw(unknown.map((name) => `select '${name}' as name, (select count(*)::int from (select from "${name}" limit ${FIRST_STATISTICS_ROWS}) t) as n`).join(' union all '));
+      const seen = await queryRows<{ name: string; n: number }>(tx, counted);
+      chosen.push(...seen.filter((row) => row.n >= FIRST_STATISTICS_ROWS).map((row) => row.name));
     }
+    chosen.sort();
     if (chosen.length > 0) await tx.execute(sql.raw(`analyze ${chosen.map((name) => `"${name}"`).join(', ')}`));
     return chosen;
   });
