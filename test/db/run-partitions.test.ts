@@ -93,6 +93,16 @@ async function history(db: Database): Promise<unknown> {
   return { runs, attempts, contexts, rollups };
 }
 
+/** Today's day partition made empty, then `runs` QUEUED runs of one schedule queued in it (no statistics gathered). */
+async function dayFilledSinceMade(engine: Engine, runs: number): Promise<Database> {
+  const db = await open(engine);
+  await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
+  await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
+  await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
+    select id, 1, ${iso(TODAY_MS)}::timestamptz + n * interval '1 second', 'MANUAL', 'q' || n, 'QUEUED', 2, 'default', ${iso(TODAY_MS)}::timestamptz, 1 from schedules, generate_series(1, ${runs}) n`);
+  return db;
+}
+
 describe.each(engines)('run table days on %s', (engine) => {
   it('are made ahead for both tables, once, and a run and its attempts land in their slot\'s day', async () => {
     const db = await open(engine);
@@ -185,12 +195,8 @@ describe.each(engines)('run table days on %s', (engine) => {
   });
 
   it('once the runners\' statistics refresh has seen a day fill, the claim and the outcome reach its runs by key, not by reading the day', async () => {
-    const db = await open(engine);
-    await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
-    await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
     // The day was made empty and filled since, as every day is: 5,000 runs queued today.
-    await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-      select id, 1, ${iso(TODAY_MS)}::timestamptz + n * interval '1 second', 'MANUAL', 'q' || n, 'QUEUED', 2, 'default', ${iso(TODAY_MS)}::timestamptz, 1 from schedules, generate_series(1, 5000) n`);
+    const db = await dayFilledSinceMade(engine, 5000);
     // Only the day that changed (its attempts' day is still empty), and once.
     expect(await refreshRunStatistics(db)).toEqual(['schedule_runs_p20261129']);
     expect(await refreshRunStatistics(db)).toEqual([]);
@@ -219,11 +225,7 @@ describe.each(engines)('run table days on %s', (engine) => {
   });
 
   it('a runner refreshes the run tables\' statistics at its first tick, before it claims', async () => {
-    const db = await open(engine);
-    await ensureDayPartitions(db, NOW_MS, NOW_MS + DAY);
-    await applyManifests(db, { 'schedules/a.yaml': scheduleManifest('a', { cron: '0 0 1 1 *' }) }, NOW_MS);
-    await db.db.execute(sql`insert into schedule_runs (schedule_id, schedule_version, scheduled_for, trigger_type, idempotency_key, status, priority, queue, run_after, max_attempts)
-      select id, 1, ${iso(TODAY_MS)}::timestamptz + n * interval '1 second', 'MANUAL', 'q' || n, 'QUEUED', 2, 'default', ${iso(TODAY_MS)}::timestamptz, 1 from schedules, generate_series(1, 2000) n`);
+    const db = await dayFilledSinceMade(engine, 2000);
     const events: string[] = [];
     const observed = observedDatabase(db, (event, text) => {
       if (/^analyze /.test(text) || /^with chosen as materialized/.test(text)) events.push(`${event} ${text.split(/\s+/)[0]}`);
