@@ -152,9 +152,8 @@ export async function refreshRunStatistics(database: Database, options: { waitFo
     const partitions = await queryRows<{ name: string; known: boolean; stale: boolean }>(
       tx,
       sql`select c.relname as name, c.reltuples > 0 as known,
-            coalesce(s.n_mod_since_analyze, 0) > 50 + 0.1 * greatest(c.reltuples, 0) as stale
+            pg_stat_get_mod_since_analyze(c.oid) > 50 + 0.1 * greatest(c.reltuples, 0) as stale
           from pg_inherits i join pg_class c on c.oid = i.inhrelid
-          left join pg_stat_user_tables s on s.relid = c.oid
           where i.inhparent in (${sql.join(PARTITIONED_RUN_TABLES.map((table) => sql`to_regclass(${table})`), sql`, `)})
           order by c.relname`,
     );
