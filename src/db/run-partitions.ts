@@ -77,8 +77,10 @@ export interface EnsureResult {
  * Creates the day partitions of both tables for the UTC days from `fromMs`'s to `toMs`'s (both
  * included) that have none. A day is left where its runs already are (the DEFAULT partition holds
  * some of its slots, or a partition covers part of it): rows never move to make room. Each table's
- * day is created standalone and then attached, which waits only for other schema changes, never
- * for claims; another runner doing the same at that moment makes this call skip its turn.
+ * day is created standalone and then attached, once both tables' DEFAULT partitions are held
+ * (attaching reads its table's DEFAULT whole); they are never waited for: a transaction reading one
+ * of them at that moment, or another runner doing the same, makes this call skip the day until its
+ * next try.
  */
 export async function ensureDayPartitions(database: Database, fromMs: number, toMs: number): Promise<EnsureResult> {
   const result: EnsureResult = { created: [], skipped: [] };
@@ -97,6 +99,13 @@ export async function ensureDayPartitions(database: Database, fromMs: number, to
       const [lock] = await queryRows<{ got: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_KEY}) as got`);
       // Another runner made the day since the list was read.
       if (!lock?.got || (await queryRows<{ present: boolean }>(tx, sql`select to_regclass(${name}) is not null as present`))[0]?.present) return false;
+      // Both tables' DEFAULT partitions first, never waiting for them (lockBriefly): attaching a
+      // day takes its table's DEFAULT partition whole, and a statement planned over every day (the
+      // reconciler's expired leases) holds one table's DEFAULT while it waits for the other's.
+      // Attaching both in turn, this transaction held schedule_runs' DEFAULT while it waited for
+      // run_attempts', which that statement held while it waited for schedule_runs': a deadlock
+      // (chaos suite, 40P01). Holding both before the first attach, it waits for no one's DEFAULT.
+      if (!(await lockBriefly(tx, sql.raw(`${PARTITIONED_RUN_TABLES.map((table) => `"${table}_default"`).join(', ')} in access exclusive mode`)))) return false;
       const from = new Date(dayMs).toISOString();
       const to = new Date(endMs).toISOString();
       const [stray] = await queryRows<{ found: boolean }>(

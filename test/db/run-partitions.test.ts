@@ -343,3 +343,28 @@ describe.runIf(postgresServerUrl)('statistics of a day another session is fillin
     expect(await reltuples()).toBe(5000);
   });
 });
+
+describe.runIf(postgresServerUrl)('making a day while another session reads a DEFAULT partition (PostgreSQL)', () => {
+  it('never waits for it, so it can never be half of a deadlock: the day waits for the next try', async () => {
+    const server = await createPostgresDatabase();
+    servers.push(server);
+    const db = await server.open();
+    // What the reconciler's expired-lease query does first: it is planned over every day of both
+    // tables and holds run_attempts' DEFAULT while it goes on to schedule_runs' partitions.
+    const other = new pg.Client({ connectionString: server.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('lock table run_attempts_default in access share mode');
+      // Attaching schedule_runs' day first took its DEFAULT and then waited for run_attempts'
+      // (here: until the lock timeout; there: a deadlock once that query asked for schedule_runs').
+      expect(await ensureDayPartitions(db, NOW_MS, NOW_MS)).toEqual({ created: [], skipped: ['schedule_runs_p20261129'] });
+      await other.query('lock table schedule_runs_default in row share mode nowait');
+      await other.query('commit');
+    } finally {
+      await other.end();
+    }
+    expect(await ensureDayPartitions(db, NOW_MS, NOW_MS)).toEqual({ created: ['schedule_runs_p20261129'], skipped: [] });
+    expect((await listRunPartitions(db.db)).filter((p) => p.isDay).map((p) => p.name)).toEqual(['schedule_runs_p20261129']);
+  });
+});
