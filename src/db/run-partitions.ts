@@ -170,12 +170,12 @@ export async function refreshRunStatistics(database: Database, options: { waitFo
     const unknown = partitions.filter((p) => !p.known).map((p) => p.name);
     if (unknown.length > 0) {
       // One statement for all of them: the days ahead and the DEFAULT partitions are usually empty.
-      const counted = sql.raw(unknown.map((name) => `select '${name}' as name, (select count(*)::int from (select from "${name}" limit ${FIRST_STATISTICS_ROWS}) t) as n`).join(' union all '));
-      const seen = await queryRows<{ name: string; n: number }>(tx, counted);
+      const counted = unknown.map((name) => sql`select ${name}::text as name, (select count(*)::int from (select from ${sql.identifier(name)} limit ${FIRST_STATISTICS_ROWS}) t) as n`);
+      const seen = await queryRows<{ name: string; n: number }>(tx, sql.join(counted, sql` union all `));
       chosen.push(...seen.filter((row) => row.n >= FIRST_STATISTICS_ROWS).map((row) => row.name));
     }
     chosen.sort();
-    if (chosen.length > 0) await tx.execute(sql.raw(`analyze ${chosen.map((name) => `"${name}"`).join(', ')}`));
+    if (chosen.length > 0) await tx.execute(sql`analyze ${sql.join(chosen.map((name) => sql.identifier(name)), sql`, `)}`);
     return chosen;
   });
 }
