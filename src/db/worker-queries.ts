@@ -12,8 +12,21 @@ import type { ProgressWrite } from './run-progress-queries.js';
 import { MS_PER_DAY } from '../time/civil.js';
 import type { AttemptStatus, ManualReason, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
 
-/** Claims from all runners are serialized by this lock so per-queue limits hold across replicas. */
-const CLAIM_LOCK_KEY = 0x63666d03;
+/**
+ * The class of the claim's advisory locks: one lock per queue, keyed `(QUEUE_LOCK_CLASS,
+ * hashtext(queue))`. A claim holds the locks of the queues it takes from until it commits, so a
+ * queue's running count and its claims are read and written by one runner at a time and its limit
+ * holds across replicas; claims of different queues do not wait for each other. (Two names with one
+ * hash share a lock: more waiting, never a broken limit.)
+ */
+const QUEUE_LOCK_CLASS = 0x63666d03;
+
+/**
+ * The single lock every claim took before the per-queue locks, exclusively. A claim now takes it
+ * shared: claims of this version never wait for each other on it, but one of a runner not yet
+ * upgraded (exclusive) and these never run at once, so queue limits hold through a rolling upgrade.
+ */
+const FORMER_CLAIM_LOCK = sql`pg_advisory_xact_lock_shared(${0x63666d03})`;
 
 export interface ClaimedRun {
   id: number;
@@ -72,75 +85,180 @@ export interface ClaimRequest {
   startNow?: number;
   queueLimits: Record<string, number>;
   defaultQueueLimit: number;
+  /** The queues this runner's last claim met, updated by this claim (ClaimQueues). Default: none. */
+  queues?: ClaimQueues;
 }
 
 /**
- * Read the candidates (priority, then slot) from `active_runs`, keep those that fit in their queue's
- * free concurrency; then lock them with SKIP LOCKED, mark them RUNNING with a lease, and open their
- * attempts. Candidates are read without locking: claims are serialized by CLAIM_LOCK_KEY, so
- * locking every scanned row (each lock is a tuple write) would only cost; the rows actually taken
- * are locked, and one that another transaction holds (cancel, reconciler) is skipped.
+ * The due runs a claim considers, as the CTEs `paused` and `candidates` (id, queue, priority,
+ * scheduled_for): queued runs in the claim order (active_runs_claim_idx) and due retries in the
+ * order they fell due (active_runs_retry_idx), each read for at most `scan` entries.
  */
-export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
-  if (request.capacity <= 0) return [];
-  // The candidates must come from the claim index in its order, stopping after `scan` entries,
-  // however stale the statistics (INDEX_SCANS_ONLY), or each claim costs more the deeper the queue.
-  await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), ${INDEX_SCANS_ONLY}`);
-  const now = request.now.toISOString();
-  const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
-  // Scan further than the capacity so that a full queue at the head starves the others less often
-  // (not never: docs/reliability.md, "Known limit: a scan of due runs in full queues").
-  const scan = Math.max(request.capacity * 4, 100);
-  // Two statements: the runs to take, read from active_runs alone, then the claim of exactly those,
-  // naming their slots as constants so PostgreSQL plans and locks only their days' partitions
-  // (run-partitions.ts): a statement that finds them by id alone is planned over every day.
-  const chosen = await queryRows<{ id: string | number; slot: string }>(
+function dueCandidates(now: string, scan: number): SQL {
+  return sql`paused as (
+      -- A paused schedule starts no scheduled or dependency run (e.g. a retry due during the
+      -- pause): both are automatic; manual triggers and backfills are explicit operator actions and still run.
+      -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
+      -- (the partial index holds only them), not looked up once per candidate.
+      select s.id from schedules s where s.paused_at is not null
+        and (s.paused_until is null or s.paused_until > ${now}::timestamptz)
+    ),
+    candidates as (
+      -- Retries still waiting out their backoff are never read, however many sort ahead of the due
+      -- runs, and neither are more due retries than the scan. Both sets are then ranked in the
+      -- claim order; only when more than a scan of retries are due at once (a saturated runner)
+      -- do the earliest-due go first.
+      (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
+        where a.status = 'QUEUED' and a.run_after <= ${now}::timestamptz
+          and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
+        order by a.priority, a.scheduled_for, a.run_id
+        limit ${scan})
+      union all
+      (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
+        where a.status = 'RETRY_PENDING' and a.run_after <= ${now}::timestamptz
+          and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
+        order by a.run_after
+        limit ${scan})
+    )`;
+}
+
+/**
+ * Try the queue locks of `queues` without waiting (with `settings` evaluated first in the same
+ * statement, to save a round trip); returns the queues now held.
+ */
+async function tryQueueLocks(tx: Executor, queues: readonly string[], settings: SQL | null): Promise<string[]> {
+  if (queues.length === 0) {
+    if (settings) await tx.execute(sql`select ${settings}`);
+    return [];
+  }
+  const rows = await queryRows<{ queue: string; locked: boolean }>(
     tx,
-    sql`with paused as (
-          -- A paused schedule starts no scheduled or dependency run (e.g. a retry due during the
-          -- pause): both are automatic; manual triggers and backfills are explicit operator actions and still run.
-          -- An IN list, not a correlated EXISTS: the paused schedules are read once per claim
-          -- (the partial index holds only them), not looked up once per candidate.
-          select s.id from schedules s where s.paused_at is not null
-            and (s.paused_until is null or s.paused_until > ${now}::timestamptz)
-        ),
-        candidates as (
-          -- Queued runs in the claim order (active_runs_claim_idx), and due retries in the order
-          -- they fell due (active_runs_retry_idx): retries still waiting out their backoff are
-          -- never read, however many sort ahead of the due runs, and neither are more due retries
-          -- than the scan. Both sets are then ranked in the claim order below; only when more than
-          -- a scan of retries are due at once (a saturated runner) do the earliest-due go first.
-          (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
-            where a.status = 'QUEUED' and a.run_after <= ${now}::timestamptz
-              and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
-            order by a.priority, a.scheduled_for, a.run_id
-            limit ${scan})
-          union all
-          (select a.run_id as id, a.queue, a.priority, a.scheduled_for from active_runs a
-            where a.status = 'RETRY_PENDING' and a.run_after <= ${now}::timestamptz
-              and not (a.trigger_type in ('SCHEDULED', 'DEPENDENCY') and a.schedule_id in (select id from paused))
-            order by a.run_after
-            limit ${scan})
-        ),
+    sql`select ${settings ?? sql`null`} as settings, q.queue, pg_try_advisory_xact_lock(${QUEUE_LOCK_CLASS}, hashtext(q.queue)) as locked
+        from unnest(${textArray(queues)}::text[]) as q(queue)`,
+  );
+  return rows.filter((r) => r.locked).map((r) => r.queue);
+}
+
+/**
+ * Wait for the queue locks of `queues`, one key after another in ascending order. Only a claim
+ * that holds no queue lock may call it: two claims then never wait for each other's locks.
+ */
+async function waitForQueueLocks(tx: Executor, queues: readonly string[]): Promise<void> {
+  // unnest yields the sorted keys in order and nothing reorders them: the locks are taken in it.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${QUEUE_LOCK_CLASS}, k.key)
+        from unnest(array(select distinct hashtext(q) from unnest(${textArray(queues)}::text[]) as q order by 1)) as k(key)`,
+  );
+}
+
+/**
+ * Lock the queues: each tried without waiting; when none is had and `mayWait` (the claim holds no
+ * queue lock), wait for them all in the order of their keys. Returns the queues held.
+ */
+async function lockQueues(tx: Executor, queues: readonly string[], settings: SQL | null, mayWait: boolean): Promise<string[]> {
+  const held = await tryQueueLocks(tx, queues, settings);
+  if (held.length > 0 || !mayWait || queues.length === 0) return held;
+  await waitForQueueLocks(tx, queues);
+  return [...queues];
+}
+
+/**
+ * The queues a runner's claims lock, carried from one claim to the next (Worker): the queues of the
+ * due runs its last claim met. A claim locks them before it reads anything (no read of its own for
+ * that), and the queues of due runs it then meets unlocked are tried too.
+ */
+export interface ClaimQueues {
+  due: string[];
+}
+
+/**
+ * The runs a claim takes (step 2 of claimRuns): the candidates of the queues held that fit in their
+ * queue's free concurrency, in the claim order; and every queue the candidates met. Read from
+ * active_runs alone, returning each run's exact slot, which the claim then names as a constant so
+ * that PostgreSQL plans and locks only their days' partitions (run-partitions.ts): a statement that
+ * finds them by id alone is planned over every day.
+ */
+async function chooseRuns(tx: Executor, request: ClaimRequest, now: string, scan: number, held: readonly string[]): Promise<{ chosen: Array<{ id: number; slot: string }>; met: string[] }> {
+  if (held.length === 0) {
+    const met = await queryRows<{ queue: string }>(tx, sql`with ${dueCandidates(now, scan)} select distinct queue from candidates`);
+    return { chosen: [], met: met.map((m) => m.queue) };
+  }
+  const heldQueues = textArray(held);
+  // One pass over the candidates, so that they are not materialized (read twice, a CTE is): each
+  // queue's first candidate marks it met (rn = 1), and a candidate of a queue held is taken while it
+  // fits in its queue's free concurrency and in the capacity (taken: a running count in the claim order).
+  const rows = await queryRows<{ id: string | number; slot: string; queue: string; rn: number | string; take: boolean }>(
+    tx,
+    sql`with ${dueCandidates(now, scan)},
         running as (
-          select queue, count(*)::int as n from active_runs where status = 'RUNNING' group by queue
+          select queue, count(*)::int as n from active_runs where status = 'RUNNING' and queue = any(${heldQueues}::text[]) group by queue
         ),
         limits as (
           select key as queue, value::int as concurrency from jsonb_each_text(${JSON.stringify(request.queueLimits)}::jsonb)
         ),
         ranked as (
-          select c.id, c.priority, c.scheduled_for,
+          select c.id, c.queue, c.priority, c.scheduled_for,
             row_number() over (partition by c.queue order by c.priority, c.scheduled_for, c.id) as rn,
-            coalesce(lim.concurrency, ${request.defaultQueueLimit}) - coalesce(run.n, 0) as free
+            c.queue = any(${heldQueues}::text[]) and row_number() over (partition by c.queue order by c.priority, c.scheduled_for, c.id)
+              <= coalesce(lim.concurrency, ${request.defaultQueueLimit}) - coalesce(run.n, 0) as fits
           from candidates c
           left join limits lim on lim.queue = c.queue
           left join running run on run.queue = c.queue
         ),
-        chosen as (
-          select id, priority, scheduled_for from ranked where rn <= free order by priority, scheduled_for, id limit ${request.capacity}
+        counted as (
+          select r.*, count(*) filter (where r.fits) over (order by r.priority, r.scheduled_for, r.id) as taken from ranked r
         )
-        select id, to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as slot from chosen`,
+        select id, to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as slot, queue, rn, fits and taken <= ${request.capacity} as take
+        from counted where rn = 1 or (fits and taken <= ${request.capacity})`,
   );
+  const chosen: Array<{ id: number; slot: string }> = [];
+  const met: string[] = [];
+  for (const row of rows) {
+    if (Number(row.rn) === 1) met.push(row.queue);
+    if (row.take) chosen.push({ id: Number(row.id), slot: row.slot });
+  }
+  return { chosen, met };
+}
+
+/**
+ * Claim up to `capacity` due runs, within their queues' free concurrency (`queueLimits`, else
+ * `defaultQueueLimit`), under the queues' advisory locks (QUEUE_LOCK_CLASS):
+ * 1. Try the locks of the queues the last claim met (`request.queues`), without waiting. When
+ *    another claim holds every one of them, wait for them all, in the order of their keys (two
+ *    claims never wait for each other's locks: only a claim holding none waits, and in that order).
+ * 2. Read the candidates and the running counts of the queues held (a statement begun after the
+ *    locks: what another claim of these queues took is running in it), and keep the runs that fit.
+ * 3. When that leaves capacity and the candidates include queues not held, lock those too and read
+ *    again: trying only (never waiting) when this claim holds a lock already, else waiting as in 1.
+ * 4. Lock the runs kept with SKIP LOCKED, mark them RUNNING with a lease and open their attempts.
+ * Candidates are read without row locks: the queue lock keeps other claims off them, and locking
+ * every scanned row (each lock is a tuple write) would only cost; one that another transaction
+ * holds (cancel, reconciler) is skipped in 4. A second runner thus claims from other queues while
+ * one claims from a busy queue, and waits its turn when there is nothing else.
+ */
+export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<ClaimedRun[]> {
+  if (request.capacity <= 0) return [];
+  const queues = request.queues ?? { due: [] };
+  // The candidates must come from the claim index in its order, stopping after `scan` entries,
+  // however stale the statistics (INDEX_SCANS_ONLY), or each claim costs more the deeper the queue.
+  // Both settings and FORMER_CLAIM_LOCK ride on the first lock statement.
+  let held = await lockQueues(tx, queues.due, sql`${FORMER_CLAIM_LOCK}, ${INDEX_SCANS_ONLY}`, true);
+  const now = request.now.toISOString();
+  const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
+  // Scan further than the capacity so that a full queue at the head starves the others less often
+  // (not never: docs/reliability.md, "Known limit: a scan of due runs in full queues").
+  const scan = Math.max(request.capacity * 4, 100);
+  let { chosen, met } = await chooseRuns(tx, request, now, scan, held);
+  const unheld = met.filter((q) => !held.includes(q));
+  if (unheld.length > 0 && chosen.length < request.capacity) {
+    // Holding none (the first claim of a runner), it may wait for them; holding some, it only tries.
+    const more = await lockQueues(tx, unheld, null, held.length === 0);
+    if (more.length > 0) {
+      held = [...held, ...more];
+      ({ chosen, met } = await chooseRuns(tx, request, now, scan, held));
+    }
+  }
+  queues.due = met;
   if (chosen.length === 0) return [];
   const chosenIds = integerArray(chosen.map((c) => Number(c.id)));
   const chosenSlots = textArray(chosen.map((c) => c.slot));

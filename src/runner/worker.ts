@@ -20,7 +20,7 @@ import { QueueConnections } from './queue-connections.js';
 import { handOffClaimedRun, redeliverHandOffs } from './queue-handoff.js';
 import type { Database } from '../db/client.js';
 import type { StoredPolicy } from '../db/settings-queries.js';
-import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun } from '../db/worker-queries.js';
+import { claimRuns, extendLeases, releaseLeases, returnUnstartedRuns, type ClaimedRun, type ClaimQueues } from '../db/worker-queries.js';
 import { notifyRunsQueued } from '../db/scheduler-queries.js';
 import { DefinitionCache } from './definition-cache.js';
 import { LeaseFence } from './lease-fence.js';
@@ -84,6 +84,8 @@ export class Worker {
   /** Outcomes, and starts of jobs whose attempt is still CLAIMED in the database, until written. */
   private readonly writer: OutcomeWriter<{ entry: InFlight; outcome: ExecutionOutcome; durationMs: number }>;
   private claiming: Promise<unknown> | undefined;
+  /** The queues of due runs this worker's last claim met: its next claim locks them first. */
+  private readonly claimQueues: ClaimQueues = { due: [] };
   /** Lanes of `flushAndClaim` waiting for a job to end (or for the other lane, or an interrupt). */
   private waiters: Array<() => void> = [];
   private interrupted = false;
@@ -169,7 +171,7 @@ export class Worker {
 
   private claimRequest(now: Date, capacity: number): Parameters<typeof claimRuns>[1] {
     const queueLimits = Object.fromEntries(Object.entries(this.policy.queues).map(([name, limits]) => [name, limits.concurrency]));
-    return { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5 };
+    return { runnerId: this.options.runnerId, now, leaseMs: this.options.leaseMs, capacity, queueLimits, defaultQueueLimit: this.policy.queues.default?.concurrency ?? 5, queues: this.claimQueues };
   }
 
   /** Takes claimed runs into the local queue (fenced by their lease) and starts what fits. */
