@@ -336,15 +336,6 @@ export interface RunKey {
 }
 
 /**
- * The rows of `keys` in a run table: `idColumn = any(ids)` and `slotColumn` within the UTC days of
- * their slots, as constant ranges (`(c >= day and c < next) or …`). The ranges let PostgreSQL plan
- * and lock only those days' partitions (run-partitions.ts), however many days the run tables
- * hold; the ids give it the number of rows to expect, whatever the statistics of a day partition
- * made this morning say. With the slots alone (a list, or the ranges) the planner took a fresh
- * day for a few rows, read it by the slot and joined each row to every outcome of the batch: a
- * million comparisons for a batch of a thousand (bench:runner, 10× slower).
- */
-/**
  * `slotColumn` within the UTC days of `keys`' slots, as constant ranges (`(c >= day and c < next)
  * or …`): PostgreSQL plans and locks only those days' partitions (run-partitions.ts), however many
  * days the run tables hold, and a probe by key checks two bounds. (Not the list of exact slots, nor
@@ -361,7 +352,16 @@ function onSlotDays(slotColumn: string, keys: ReadonlyArray<{ slot: string }>): 
   return sql`(${sql.join(ranges, sql` or `)})`;
 }
 
-/** The rows of `keys` in a run table, for a statement that has no input to join them by. */
+/**
+ * The rows of `keys` in a run table, for a statement that has no input to join them by:
+ * `idColumn = any(ids)` and `slotColumn` within the UTC days of their slots, as constant ranges
+ * (`(c >= day and c < next) or …`). The ranges let PostgreSQL plan
+ * and lock only those days' partitions (run-partitions.ts), however many days the run tables
+ * hold; the ids give it the number of rows to expect, whatever the statistics of a day partition
+ * made this morning say. With the slots alone (a list, or the ranges) the planner took a fresh
+ * day for a few rows, read it by the slot and joined each row to every outcome of the batch: a
+ * million comparisons for a batch of a thousand (bench:runner, 10× slower).
+ */
 function byRunKeys(idColumn: string, slotColumn: string, keys: ReadonlyArray<{ runId: number; slot: string }>): SQL {
   return sql`${sql.raw(idColumn)} = any(${integerArray(keys.map((k) => k.runId))}::bigint[]) and ${onSlotDays(slotColumn, keys)}`;
 }
