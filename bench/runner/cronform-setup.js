@@ -50,9 +50,10 @@ export async function listSchedules(database) {
 /**
  * `count` QUEUED MANUAL runs spread round-robin over `schedules`, inserted `batchSize` per
  * transaction with insertRuns, then one NOTIFY (never one per row) unless `notify` is false;
- * due a second ago unless `runAfterMs` says when. Returns the elapsed ms.
+ * due a second ago unless `runAfterMs` says when; in queue `default`, or round-robin over `queues`
+ * queues q1…qN when more than one. Returns the elapsed ms.
  */
-export async function createQueuedRuns(database, schedules, { count, batchSize = 1000, slotOffset = 0, notify = true, runAfterMs = undefined }) {
+export async function createQueuedRuns(database, schedules, { count, batchSize = 1000, slotOffset = 0, notify = true, runAfterMs = undefined, queues = 1 }) {
   const t0 = performance.now();
   const nowMs = systemClock.nowMs();
   // slotOffset: a second batch's slots follow the first's (their slot keys never collide).
@@ -71,7 +72,7 @@ export async function createQueuedRuns(database, schedules, { count, batchSize =
         status: 'QUEUED',
         statusReason: null,
         priority: 2,
-        queue: 'default',
+        queue: queues > 1 ? `q${(i % queues) + 1}` : 'default',
         businessDate: null,
         runAfter: new Date(runAfterMs ?? nowMs - 1000),
         maxAttempts: 1,

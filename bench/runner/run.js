@@ -71,6 +71,7 @@ function parseOptions(argv) {
     sampleWaits: argv.includes('--sample-waits'),
     // --warmup N: the workers first run N untimed runs (start-up and code warm-up out of the window).
     warmup: Number(value('--warmup', 0)),
+    queues: Number(value('--queues', 1)),
     cores: os.cpus().length,
   };
 }

@@ -105,7 +105,7 @@ async function runWorkers({ url, script, args, processes, remainingSql, sampleWa
  * `warmup` > 0: that many runs first, untimed, so that the timed runs measure workers in their
  * steady state (started, connected, code optimized) rather than with their start-up in the window.
  */
-export async function measureCronform(serverUrl, options, { processes, concurrency, count, real, sampleWaits = false, warmup = 0, dist = null }) {
+export async function measureCronform(serverUrl, options, { processes, concurrency, count, real, sampleWaits = false, warmup = 0, dist = null, queues = 1 }) {
   return withFreshDatabase(serverUrl, 'cronform', options, async ({ url }) => {
     const database = await openMigrated(url);
     let createMs;
@@ -119,16 +119,16 @@ export async function measureCronform(serverUrl, options, { processes, concurren
       const warm =
         warmup > 0
           ? {
-              prepare: () => createQueuedRuns(database, schedules, { count: warmup }),
+              prepare: () => createQueuedRuns(database, schedules, { count: warmup, queues }),
               createTimed: async () => {
-                createMs = await createQueuedRuns(database, schedules, { count, slotOffset: warmup, notify: false, runAfterMs: Date.now() + 86_400_000 });
+                createMs = await createQueuedRuns(database, schedules, { count, slotOffset: warmup, notify: false, runAfterMs: Date.now() + 86_400_000, queues });
                 await database.db.$client.query(`update schedule_runs set run_after = now() - interval '1 second' where status = 'QUEUED' and run_after > now()`);
                 await database.db.$client.query('vacuum schedule_runs, active_runs, run_attempts');
               },
               start: () => notifyRunsQueued(database.db),
             }
           : null;
-      if (warm === null) createMs = await createQueuedRuns(database, schedules, { count });
+      if (warm === null) createMs = await createQueuedRuns(database, schedules, { count, queues });
       measured = await runWorkers({
         url,
         script: 'cronform-runner.js',
@@ -351,14 +351,15 @@ export async function runRealProcessBenchmark(options) {
  * at each count of `--processes` (e.g. 1,2,4), alternated `--rounds` times back to back so that every
  * count sees the same load; each count's median against one process's. With `--sample-waits`, also
  * where the runners' database backends spent their time (wait-sampler.js), which costs some CPU.
+ * With `--queues N`, the runs are spread over N queues (claims lock per queue), else all in one.
  */
 export async function runScalingBenchmark(options) {
-  const { count, processCounts, rounds, sampleWaits, warmup } = options;
-  console.log(`\n## Scaling: ${formatNumber(count)} no-op runs by ${processCounts.join(', ')} process(es) × concurrency 10, ${rounds} round(s)${warmup > 0 ? `, after ${formatNumber(warmup)} untimed warm-up runs` : ''}${sampleWaits ? ', waits sampled' : ''}`);
+  const { count, processCounts, rounds, sampleWaits, warmup, queues } = options;
+  console.log(`\n## Scaling: ${formatNumber(count)} no-op runs${queues > 1 ? ` in ${queues} queues` : ''} by ${processCounts.join(', ')} process(es) × concurrency 10, ${rounds} round(s)${warmup > 0 ? `, after ${formatNumber(warmup)} untimed warm-up runs` : ''}${sampleWaits ? ', waits sampled' : ''}`);
   const byCount = new Map(processCounts.map((p) => [p, []]));
   for (let round = 1; round <= rounds; round += 1) {
     for (const processes of processCounts) {
-      const measured = await measureCronform(options.serverUrl, options, { processes, concurrency: 10, count, sampleWaits, warmup });
+      const measured = await measureCronform(options.serverUrl, options, { processes, concurrency: 10, count, sampleWaits, warmup, queues });
       const perSecond = count / (measured.elapsedMs / 1000);
       const cpu = { workers: (measured.workerCpuMs * 1000) / count, server: (measured.serverCpuMs * 1000) / count };
       byCount.get(processes).push({ ...measured, perSecond, cpu });
