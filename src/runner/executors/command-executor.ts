@@ -10,7 +10,7 @@ import { startTimer } from './long-timer.js';
 import { OutputTail } from './output-tail.js';
 import { PROGRESS_POLL_MS, ProgressChannel } from './progress-channel.js';
 import { placeholderValues, substitutePlaceholders, type Prepared } from './placeholders.js';
-import { isProcessGroupAlive, signalProcessGroup } from './process-group.js';
+import { hasProcessExited, isProcessGroupAlive, signalProcessGroup } from './process-group.js';
 import { resolveValues } from './resolve-values.js';
 
 /** How often the group is checked while waiting for its last members to die. */
@@ -94,6 +94,7 @@ function superviseCommand(command: JobCommand, settings: ExecutorSettings, elaps
     let cancelKillTimer = (): void => {};
     let cancelGiveUpTimer = (): void => {};
     let cancelDrainTimer = (): void => {};
+    let cancelExitReportWait = (): void => {};
 
     const signalJob = (signal: NodeJS.Signals): void => {
       if (process.platform === 'win32') process.kill(pid!, signal);
@@ -128,6 +129,19 @@ function superviseCommand(command: JobCommand, settings: ExecutorSettings, elaps
       // those exits have been read.
       setImmediate(() => {
         if (leaderExit !== null || stopReason !== null) return;
+        // The job reaper reports exits over a pipe, and a loaded reaper reports them late: a leader
+        // already gone (or a zombie not yet reaped) ended on its own before this stop, and its exit
+        // is on its way. Its own result then stands, as for a job whose exit was read (the chaos
+        // suite found TIMED_OUT attempts that had exited 0 up to ~750 ms before their stop). Should
+        // the report not come within what a stop takes anyway, the stop goes ahead.
+        if (process.platform !== 'win32' && hasProcessExited(pid!)) {
+          cancelExitReportWait = startTimer(settings.killGraceMs + AFTER_KILL_WAIT_MS, () => {
+            if (leaderExit !== null || stopReason !== null) return;
+            stopReason = reason;
+            terminate();
+          });
+          return;
+        }
         stopReason = reason;
         terminate();
       });
@@ -175,6 +189,7 @@ function superviseCommand(command: JobCommand, settings: ExecutorSettings, elaps
       exited: (code, signal) => {
         leaderExit = { code, signal };
         cancelTimeout();
+        cancelExitReportWait();
         checkGroup();
       },
       outputClosed: () => {
@@ -208,6 +223,7 @@ function superviseCommand(command: JobCommand, settings: ExecutorSettings, elaps
       cancelKillTimer();
       cancelGiveUpTimer();
       cancelDrainTimer();
+      cancelExitReportWait();
       settings.signal?.removeEventListener('abort', onAbort);
       settings.processGroups?.remove(pid!);
       const base = { exitCode: leaderExit?.code ?? null, httpStatus: null, stdoutTail: stdoutTail.toText(), stderrTail: stderrTail.toText(), durationMs: elapsedMs() };

@@ -34,6 +34,30 @@ export function isProcessGroupAlive(groupId: number): boolean {
   return process.platform === 'linux' ? hasRunningMemberInProc(groupId) : true;
 }
 
+/**
+ * Whether the process `pid`, a job's leader, has exited: gone, or a zombie its parent has not
+ * reaped yet. On Linux from /proc (a zombie shows state Z; a pid reused by a process outside the
+ * job's group is not the leader); elsewhere only a process that is gone counts.
+ */
+export function hasProcessExited(pid: number): boolean {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      return errorCode(error) === 'ESRCH';
+    }
+  }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return true;
+  }
+  const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return state === 'Z' || state === 'X' || Number(group) !== pid;
+}
+
 function hasRunningMemberInProc(groupId: number): boolean {
   let entries: string[];
   try {

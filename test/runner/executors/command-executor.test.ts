@@ -203,6 +203,22 @@ describe.each([
     expect(outcome).toMatchObject({ status: 'CANCELLED', error: 'cancelled', exitCode: null });
   });
 
+  it.runIf(viaReaper && process.platform === 'linux')('keeps the result of a job that exited before its deadline when its exit is reported after it', async () => {
+    // The reaper is stopped while the job runs: the job exits, unreaped, before its deadline, and
+    // the exit reaches the runner only once the reaper resumes, after the deadline has passed.
+    const started = join(mkdtempSync(join(tmpdir(), 'cronform-')), 'started');
+    const running = executeJob(commandJob(['/bin/sh', '-c', `: > '${started}'; sleep 0.3`]), context, { ...options, timeoutMs: 600, killGraceMs: 300 });
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 5_000, interval: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(reaper!.pid!, 'SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      process.kill(reaper!.pid!, 'SIGCONT');
+    }
+    expect(await running).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, error: null });
+  });
+
   it('stops what a finished job left running in its group, keeping its own result', async () => {
     const outcome = await executeJob(commandJob([node, `${jobsDir}/process-tree.js`, '-', 'ignore-term', 'exit']), context, { ...options, killGraceMs: 200 });
     expect(outcome).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, error: null });
