@@ -122,44 +122,43 @@ function dueCandidates(now: string, scan: number): SQL {
     )`;
 }
 
+/** A queue and its lock's key (hashtext of its name), and whether this claim holds the lock. */
+interface QueueLock {
+  queue: string;
+  key: number;
+  locked: boolean;
+}
+
 /**
- * Try the queue locks of `queues` without waiting (with `settings` evaluated first in the same
- * statement, to save a round trip); returns the queues now held.
+ * Try the queue locks of `queues` without waiting (with `settings` evaluated in the same statement,
+ * to save a round trip).
  */
-async function tryQueueLocks(tx: Executor, queues: readonly string[], settings: SQL | null): Promise<string[]> {
+async function tryQueueLocks(tx: Executor, queues: readonly string[], settings: SQL | null): Promise<QueueLock[]> {
   if (queues.length === 0) {
     if (settings) await tx.execute(sql`select ${settings}`);
     return [];
   }
-  const rows = await queryRows<{ queue: string; locked: boolean }>(
+  return queryRows<QueueLock>(
     tx,
-    sql`select ${settings ?? sql`null`} as settings, q.queue, pg_try_advisory_xact_lock(${QUEUE_LOCK_CLASS}, hashtext(q.queue)) as locked
+    sql`select ${settings ?? sql`null`} as settings, q.queue, hashtext(q.queue) as key, pg_try_advisory_xact_lock(${QUEUE_LOCK_CLASS}, hashtext(q.queue)) as locked
         from unnest(${textArray(queues)}::text[]) as q(queue)`,
   );
-  return rows.filter((r) => r.locked).map((r) => r.queue);
 }
 
 /**
- * Wait for the queue locks of `queues`, one key after another in ascending order. Only a claim
- * that holds no queue lock may call it: two claims then never wait for each other's locks.
+ * Wait for the locks of `missed` whose keys are above every key in `held`, one after another in
+ * ascending order, and return the queues now had. Every wait of every claim is for a key above all
+ * those it holds, so no two claims can ever wait for each other (a cycle of waits would need a
+ * claim waiting for a key below one it holds).
  */
-async function waitForQueueLocks(tx: Executor, queues: readonly string[]): Promise<void> {
-  // unnest yields the sorted keys in order and nothing reorders them: the locks are taken in it.
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${QUEUE_LOCK_CLASS}, k.key)
-        from unnest(array(select distinct hashtext(q) from unnest(${textArray(queues)}::text[]) as q order by 1)) as k(key)`,
-  );
-}
-
-/**
- * Lock the queues: each tried without waiting; when none is had and `mayWait` (the claim holds no
- * queue lock), wait for them all in the order of their keys. Returns the queues held.
- */
-async function lockQueues(tx: Executor, queues: readonly string[], settings: SQL | null, mayWait: boolean): Promise<string[]> {
-  const held = await tryQueueLocks(tx, queues, settings);
-  if (held.length > 0 || !mayWait || queues.length === 0) return held;
-  await waitForQueueLocks(tx, queues);
-  return [...queues];
+async function waitForQueueLocks(tx: Executor, missed: readonly QueueLock[], held: readonly QueueLock[]): Promise<QueueLock[]> {
+  const above = held.reduce((top, lock) => Math.max(top, lock.key), Number.NEGATIVE_INFINITY);
+  const waited = missed.filter((lock) => lock.key > above);
+  if (waited.length === 0) return [];
+  const keys = [...new Set(waited.map((lock) => lock.key))].sort((x, y) => x - y);
+  // unnest yields the keys in the order given and nothing reorders them: the locks are taken in it.
+  await tx.execute(sql`select pg_advisory_xact_lock(${QUEUE_LOCK_CLASS}, k.key) from unnest(${integerArray(keys)}::int[]) as k(key)`);
+  return waited.map((lock) => ({ ...lock, locked: true }));
 }
 
 /**
@@ -169,6 +168,12 @@ async function lockQueues(tx: Executor, queues: readonly string[], settings: SQL
  */
 export interface ClaimQueues {
   due: string[];
+  /**
+   * Set by a claim that took nothing because due runs were in queues whose locks it could not
+   * wait for (lower keys than one it held): the runner claims again at once, and that claim, holding
+   * nothing yet, may wait for them.
+   */
+  contended?: boolean;
 }
 
 /**
@@ -224,12 +229,13 @@ async function chooseRuns(tx: Executor, request: ClaimRequest, now: string, scan
  * Claim up to `capacity` due runs, within their queues' free concurrency (`queueLimits`, else
  * `defaultQueueLimit`), under the queues' advisory locks (QUEUE_LOCK_CLASS):
  * 1. Try the locks of the queues the last claim met (`request.queues`), without waiting. When
- *    another claim holds every one of them, wait for them all, in the order of their keys (two
- *    claims never wait for each other's locks: only a claim holding none waits, and in that order).
+ *    another claim holds every one of them, wait for them all, in the order of their keys.
  * 2. Read the candidates and the running counts of the queues held (a statement begun after the
  *    locks: what another claim of these queues took is running in it), and keep the runs that fit.
- * 3. When that leaves capacity and the candidates include queues not held, lock those too and read
- *    again: trying only (never waiting) when this claim holds a lock already, else waiting as in 1.
+ * 3. When that leaves capacity and the candidates include queues not held, try their locks and
+ *    read again. When it took nothing and got none of them, it first waits for those whose keys
+ *    are above every key it holds (waitForQueueLocks: so no two claims wait for each other); the
+ *    others, if any, make it `contended`, and the runner claims again at once.
  * 4. Lock the runs kept with SKIP LOCKED, mark them RUNNING with a lease and open their attempts.
  * Candidates are read without row locks: the queue lock keeps other claims off them, and locking
  * every scanned row (each lock is a tuple write) would only cost; one that another transaction
@@ -242,21 +248,34 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
   // The candidates must come from the claim index in its order, stopping after `scan` entries,
   // however stale the statistics (INDEX_SCANS_ONLY), or each claim costs more the deeper the queue.
   // Both settings and FORMER_CLAIM_LOCK ride on the first lock statement.
-  let held = await lockQueues(tx, queues.due, sql`${FORMER_CLAIM_LOCK}, ${INDEX_SCANS_ONLY}`, true);
+  const hinted = await tryQueueLocks(tx, queues.due, sql`${FORMER_CLAIM_LOCK}, ${INDEX_SCANS_ONLY}`);
+  let held = hinted.filter((lock) => lock.locked);
+  // Got none: wait for them all (holding none, in key order), rather than take nothing.
+  if (held.length === 0) held = await waitForQueueLocks(tx, hinted, held);
   const now = request.now.toISOString();
   const leaseUntil = new Date(request.now.getTime() + request.leaseMs).toISOString();
   // Scan further than the capacity so that a full queue at the head starves the others less often
   // (not never: docs/reliability.md, "Known limit: a scan of due runs in full queues").
   const scan = Math.max(request.capacity * 4, 100);
-  let { chosen, met } = await chooseRuns(tx, request, now, scan, held);
-  const unheld = met.filter((q) => !held.includes(q));
+  const names = (locks: readonly QueueLock[]): string[] => locks.map((lock) => lock.queue);
+  let { chosen, met } = await chooseRuns(tx, request, now, scan, names(held));
+  const unheld = met.filter((queue) => !held.some((lock) => lock.queue === queue));
+  queues.contended = false;
   if (unheld.length > 0 && chosen.length < request.capacity) {
-    // Holding none (the first claim of a runner), it may wait for them; holding some, it only tries.
-    const more = await lockQueues(tx, unheld, null, held.length === 0);
-    if (more.length > 0) {
-      held = [...held, ...more];
-      ({ chosen, met } = await chooseRuns(tx, request, now, scan, held));
+    const tried = await tryQueueLocks(tx, unheld, null);
+    const got = tried.filter((lock) => lock.locked);
+    let missed = tried.filter((lock) => !lock.locked);
+    // With nothing to take from the queues it holds, wait for those it may (waitForQueueLocks).
+    if (chosen.length === 0 && got.length === 0 && missed.length > 0) {
+      const waited = await waitForQueueLocks(tx, missed, held);
+      got.push(...waited);
+      missed = missed.filter((lock) => !waited.some((w) => w.queue === lock.queue));
     }
+    if (got.length > 0) {
+      held = [...held, ...got];
+      ({ chosen, met } = await chooseRuns(tx, request, now, scan, names(held)));
+    }
+    queues.contended = chosen.length === 0 && missed.length > 0;
   }
   queues.due = met;
   if (chosen.length === 0) return [];

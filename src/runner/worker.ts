@@ -322,6 +322,7 @@ export class Worker {
     let claimLaneDone = false;
     const claimLane = async (): Promise<number> => {
       let claimed = 0;
+      let contendedRetries = 0;
       try {
         while (options.claim && !this.interrupted) {
           // Short jobs (a local queue in use): claim the next batch once half the queue has
@@ -336,6 +337,12 @@ export class Worker {
           }
           const n = await this.claimAndStart();
           claimed += n;
+          // Due runs were in queues another claim held and this one could not wait for (ClaimQueues):
+          // the next claim may wait for them.
+          if (n === 0 && this.claimQueues.contended === true && contendedRetries < 3) {
+            contendedRetries += 1;
+            continue;
+          }
           if (n === 0 || this.options.clock.nowMs() >= untilMs) break;
         }
         return claimed;

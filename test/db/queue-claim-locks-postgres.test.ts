@@ -144,6 +144,57 @@ describe.runIf(postgresServerUrl).each([
   });
 });
 
+describe.runIf(postgresServerUrl)('a claim whose due runs moved to a queue another claim holds (PostgreSQL)', () => {
+  /** A queue name whose lock key (hashtext) is below, or above, that of `queue`. */
+  async function nameBesides(database: Database, queue: string, side: 'below' | 'above'): Promise<string> {
+    const [row] = await queryRows<{ name: string }>(
+      database.db,
+      sql`select n.name from (select 'queue-' || i as name from generate_series(1, 100) as i) n
+          where case when ${side} = 'below' then hashtext(n.name) < hashtext(${queue}) else hashtext(n.name) > hashtext(${queue}) end
+          order by n.name limit 1`,
+    );
+    return row!.name;
+  }
+
+  it.each(['below', 'above'] as const)('waits for it, or says it is contended, when the queue it knew sorts %s it', async (side) => {
+    const { server, setup, scheduleId } = await freshDatabase();
+    try {
+      await setup.db.transaction((tx) => insertRuns(tx, Array.from({ length: 4 }, (_, i) => queuedRun(scheduleId, i, 'busy', T0 - 60_000)), new Date(T0)));
+      const known = await nameBesides(setup, 'busy', side);
+      const [first, second] = await Promise.all([server.open({ maxConnections: 1 }), server.open({ maxConnections: 1 })]);
+      const limits = { busy: 3 };
+      const a = openClaim(first!, request('a', T0, 1, limits));
+      expect((await a.claimed).length).toBe(1);
+      // The second claim knows only `known` (its last claim's queue): it gets that lock, finds
+      // nothing due there and the due runs in `busy`, whose lock the first claim holds.
+      const queues: ClaimQueues = { due: [known] };
+      let b = openClaim(second!, request('b', T0, 5, limits, queues));
+      if (side === 'above') {
+        // It holds a higher key, so it may not wait: it takes nothing and says why.
+        expect(await b.claimed).toEqual([]);
+        expect(queues).toEqual({ due: ['busy'], contended: true });
+        b.commit();
+        await b.done;
+        // The claim the runner makes at once holds nothing yet, and waits.
+        b = openClaim(second!, request('b', T0, 5, limits, queues));
+      }
+      let settled = false;
+      void b.claimed.then(() => (settled = true));
+      await until(async () => (await waitersOnAdvisoryLocks(setup)) === 1, 'the second claim to wait for the queue lock');
+      expect(settled).toBe(false);
+      a.commit();
+      await a.done;
+      expect((await b.claimed).length).toBe(2);
+      expect(queues).toEqual({ due: ['busy'], contended: false });
+      b.commit();
+      await b.done;
+      expect(await runningByQueue(setup)).toEqual({ busy: 3 });
+    } finally {
+      await server.drop();
+    }
+  });
+});
+
 describe.runIf(postgresServerUrl)('a runner of the version before per-queue locks (PostgreSQL)', () => {
   it('claims alone: its global lock, taken exclusively, keeps these claims waiting until it commits', async () => {
     const { server, setup, scheduleId } = await freshDatabase();
