@@ -60,6 +60,14 @@ async function waitersOnAdvisoryLocks(database: Database): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** Asserts that `claim` has not returned and is waiting for an advisory lock, seen from `observer`. */
+async function expectWaiting(observer: Database, claim: { claimed: Promise<unknown> }, what: string): Promise<void> {
+  let settled = false;
+  void claim.claimed.then(() => (settled = true));
+  await until(async () => (await waitersOnAdvisoryLocks(observer)) === 1, what);
+  expect(settled).toBe(false);
+}
+
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!(await check())) {
@@ -71,6 +79,16 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 async function runningByQueue(database: Database): Promise<Record<string, number>> {
   const rows = await queryRows<{ queue: string; n: number }>(database.db, sql`select queue, count(*)::int as n from schedule_runs where status = 'RUNNING' group by queue order by queue`);
   return Object.fromEntries(rows.map((r) => [r.queue, r.n]));
+}
+
+/** Runs `test` on a fresh database (freshDatabase), dropped afterwards. */
+async function withFreshDatabase(test: (fresh: { server: TestPostgres; setup: Database; scheduleId: number }) => Promise<void>): Promise<void> {
+  const fresh = await freshDatabase();
+  try {
+    await test(fresh);
+  } finally {
+    await fresh.server.drop();
+  }
 }
 
 /** A fresh database with one schedule whose runs are inserted by the test. */
@@ -103,11 +121,8 @@ describe.runIf(postgresServerUrl).each([
     const limits = { reports: 3 };
     const a = openClaim(first!, request('a', T0, 2, limits));
     expect((await a.claimed).length).toBe(2);
-    let settled = false;
     const b = openClaim(second!, request('b', T0, 5, limits, knows ? { due: ['reports'] } : undefined));
-    void b.claimed.then(() => (settled = true));
-    await until(async () => (await waitersOnAdvisoryLocks(setup)) === 1, "the second claim's wait for the queue lock");
-    expect(settled).toBe(false);
+    await expectWaiting(setup, b, "the second claim's wait for the queue lock");
     a.commit();
     await a.done;
     // Read after the first committed: one free slot of three, not three.
@@ -156,9 +171,8 @@ describe.runIf(postgresServerUrl)('a claim whose due runs moved to a queue anoth
     return row!.name;
   }
 
-  it.each(['below', 'above'] as const)('waits for it, or says it is contended, when the queue it knew sorts %s it', async (side) => {
-    const { server, setup, scheduleId } = await freshDatabase();
-    try {
+  it.each(['below', 'above'] as const)('waits for it, or says it is contended, when the queue it knew sorts %s it', async (side) =>
+    withFreshDatabase(async ({ server, setup, scheduleId }) => {
       await setup.db.transaction((tx) => insertRuns(tx, Array.from({ length: 4 }, (_, i) => queuedRun(scheduleId, i, 'busy', T0 - 60_000)), new Date(T0)));
       const known = await nameBesides(setup, 'busy', side);
       const [first, second] = await Promise.all([server.open({ maxConnections: 1 }), server.open({ maxConnections: 1 })]);
@@ -178,10 +192,7 @@ describe.runIf(postgresServerUrl)('a claim whose due runs moved to a queue anoth
         // The claim the runner makes at once holds nothing yet, and waits.
         b = openClaim(second!, request('b', T0, 5, limits, queues));
       }
-      let settled = false;
-      void b.claimed.then(() => (settled = true));
-      await until(async () => (await waitersOnAdvisoryLocks(setup)) === 1, 'the second claim to wait for the queue lock');
-      expect(settled).toBe(false);
+      await expectWaiting(setup, b, 'the second claim to wait for the queue lock');
       a.commit();
       await a.done;
       expect((await b.claimed).length).toBe(2);
@@ -189,87 +200,73 @@ describe.runIf(postgresServerUrl)('a claim whose due runs moved to a queue anoth
       b.commit();
       await b.done;
       expect(await runningByQueue(setup)).toEqual({ busy: 3 });
-    } finally {
-      await server.drop();
-    }
-  });
+    }));
 });
 
 describe.runIf(postgresServerUrl)('a runner of the version before per-queue locks (PostgreSQL)', () => {
-  it('claims alone: its global lock, taken exclusively, keeps these claims waiting until it commits', async () => {
-    const { server, setup, scheduleId } = await freshDatabase();
-    try {
-      await setup.db.transaction((tx) => insertRuns(tx, Array.from({ length: 4 }, (_, i) => queuedRun(scheduleId, i, 'reports', T0 - 60_000)), new Date(T0)));
-      const [older, newer] = await Promise.all([server.open({ maxConnections: 1 }), server.open({ maxConnections: 1 })]);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => (locked = resolve));
-      // What the claim of the version before took first: pg_advisory_xact_lock(0x63666d03).
-      const old = older!.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${0x63666d03})`);
-        locked();
-        await released;
-      });
-      await holding;
-      let settled = false;
-      const claim = openClaim(newer!, request('new', T0, 5, { reports: 2 }));
-      void claim.claimed.then(() => (settled = true));
-      await until(async () => (await waitersOnAdvisoryLocks(setup)) === 1, 'the claim to wait for the former global lock');
-      expect(settled).toBe(false);
-      release();
-      await old;
-      expect((await claim.claimed).length).toBe(2);
-      claim.commit();
-      await claim.done;
-    } finally {
-      await server.drop();
-    }
-  });
+  it('claims alone: its global lock, taken exclusively, keeps these claims waiting until it commits', async () =>
+    withFreshDatabase(async ({ server, setup, scheduleId }) => {
+    await setup.db.transaction((tx) => insertRuns(tx, Array.from({ length: 4 }, (_, i) => queuedRun(scheduleId, i, 'reports', T0 - 60_000)), new Date(T0)));
+    const [older, newer] = await Promise.all([server.open({ maxConnections: 1 }), server.open({ maxConnections: 1 })]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // What the claim of the version before took first: pg_advisory_xact_lock(0x63666d03).
+    const old = older!.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${0x63666d03})`);
+      locked();
+      await released;
+    });
+    await holding;
+    const claim = openClaim(newer!, request('new', T0, 5, { reports: 2 }));
+    await expectWaiting(setup, claim, 'the claim to wait for the former global lock');
+    release();
+    await old;
+    expect((await claim.claimed).length).toBe(2);
+    claim.commit();
+    await claim.done;
+    }));
 });
 
 describe.runIf(postgresServerUrl)('claims racing over many small queues (PostgreSQL)', () => {
-  it('never deadlock, never exceed a queue limit, and fill every queue to its limit', async () => {
-    const { server, setup, scheduleId } = await freshDatabase();
-    try {
-      const limits: Record<string, number> = { q1: 1, q2: 2, q3: 3, q4: 1, q5: 4, q6: 2 };
-      const queues = Object.keys(limits);
-      // 20 due runs per queue, interleaved in the claim order so every scan meets several queues.
-      const runs = Array.from({ length: 20 * queues.length }, (_, i) => queuedRun(scheduleId, i, queues[i % queues.length]!, T0 - 60_000));
-      await setup.db.transaction((tx) => insertRuns(tx, runs, new Date(T0)));
-      const claimers = await Promise.all(Array.from({ length: 4 }, () => server.open({ maxConnections: 1 })));
-      // Two claimers carry their queues from claim to claim as runners do, two start afresh each time.
-      const known: Array<ClaimQueues | undefined> = [{ due: [] }, { due: [] }, undefined, undefined];
-      let seed = 20_261_202;
-      const random = (): number => {
-        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-        return seed / 2_147_483_648;
-      };
-      for (let round = 0; round < 12; round += 1) {
-        await Promise.all(
-          claimers.map(async (database, index) => {
-            await new Promise((resolve) => setTimeout(resolve, random() * 10));
-            const pause = random() * 15;
-            await database.db.transaction(async (tx) => {
-              await claimRuns(tx, request(`r${index}`, T0, 1 + Math.floor(random() * 4), limits, known[index]));
-              // Hold the queue locks a while, so that other claims meet them.
-              await new Promise((resolve) => setTimeout(resolve, pause));
-            });
-          }),
-        );
-        const running = await runningByQueue(setup);
-        for (const queue of queues) expect(running[queue] ?? 0, `${queue} after round ${round}`).toBeLessThanOrEqual(limits[queue]!);
-        // Free a run of each full queue now and then, so that the claims keep meeting.
-        if (round % 3 === 2) {
-          await setup.db.execute(sql`update schedule_runs set status = 'SUCCESS', lease_owner = null, finished_at = ${new Date(T0).toISOString()}::timestamptz
-            where id in (select min(id) from schedule_runs where status = 'RUNNING' group by queue)`);
-        }
+  it('never deadlock, never exceed a queue limit, and fill every queue to its limit', async () =>
+    withFreshDatabase(async ({ server, setup, scheduleId }) => {
+    const limits: Record<string, number> = { q1: 1, q2: 2, q3: 3, q4: 1, q5: 4, q6: 2 };
+    const queues = Object.keys(limits);
+    // 20 due runs per queue, interleaved in the claim order so every scan meets several queues.
+    const runs = Array.from({ length: 20 * queues.length }, (_, i) => queuedRun(scheduleId, i, queues[i % queues.length]!, T0 - 60_000));
+    await setup.db.transaction((tx) => insertRuns(tx, runs, new Date(T0)));
+    const claimers = await Promise.all(Array.from({ length: 4 }, () => server.open({ maxConnections: 1 })));
+    // Two claimers carry their queues from claim to claim as runners do, two start afresh each time.
+    const known: Array<ClaimQueues | undefined> = [{ due: [] }, { due: [] }, undefined, undefined];
+    let seed = 20_261_202;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (let round = 0; round < 12; round += 1) {
+      await Promise.all(
+        claimers.map(async (database, index) => {
+          await new Promise((resolve) => setTimeout(resolve, random() * 10));
+          const pause = random() * 15;
+          await database.db.transaction(async (tx) => {
+            await claimRuns(tx, request(`r${index}`, T0, 1 + Math.floor(random() * 4), limits, known[index]));
+            // Hold the queue locks a while, so that other claims meet them.
+            await new Promise((resolve) => setTimeout(resolve, pause));
+          });
+        }),
+      );
+      const running = await runningByQueue(setup);
+      for (const queue of queues) expect(running[queue] ?? 0, `${queue} after round ${round}`).toBeLessThanOrEqual(limits[queue]!);
+      // Free a run of each full queue now and then, so that the claims keep meeting.
+      if (round % 3 === 2) {
+        await setup.db.execute(sql`update schedule_runs set status = 'SUCCESS', lease_owner = null, finished_at = ${new Date(T0).toISOString()}::timestamptz
+          where id in (select min(id) from schedule_runs where status = 'RUNNING' group by queue)`);
       }
-      const claimer = claimers[0]!;
-      await claimer.db.transaction((tx) => claimRuns(tx, request('last', T0, 100, limits)));
-      expect(await runningByQueue(setup)).toEqual(limits);
-    } finally {
-      await server.drop();
     }
-  });
+    const claimer = claimers[0]!;
+    await claimer.db.transaction((tx) => claimRuns(tx, request('last', T0, 100, limits)));
+    expect(await runningByQueue(setup)).toEqual(limits);
+    }));
 });
