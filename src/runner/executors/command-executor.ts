@@ -132,13 +132,14 @@ function superviseCommand(command: JobCommand, settings: ExecutorSettings, elaps
         // The job reaper reports exits over a pipe, and a loaded reaper reports them late: a leader
         // already gone (or a zombie not yet reaped) ended on its own before this stop, and its exit
         // is on its way. Its own result then stands, as for a job whose exit was read (the chaos
-        // suite found TIMED_OUT attempts that had exited 0 up to ~750 ms before their stop). Should
-        // the report not come within what a stop takes anyway, the stop goes ahead.
+        // suite found TIMED_OUT attempts that had exited 0 up to ~750 ms before their stop). What
+        // is left of its group is stopped now all the same, at the deadline: a fenced job's
+        // leftovers must not outlive its lease. Should the report not come within what a stop
+        // takes anyway, the attempt ends as stopped.
         if (process.platform !== 'win32' && hasProcessExited(pid!)) {
+          terminate();
           cancelExitReportWait = startTimer(settings.killGraceMs + AFTER_KILL_WAIT_MS, () => {
-            if (leaderExit !== null || stopReason !== null) return;
-            stopReason = reason;
-            terminate();
+            if (leaderExit === null && stopReason === null) stopReason = reason;
           });
           return;
         }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
@@ -206,17 +206,24 @@ describe.each([
   it.runIf(viaReaper && process.platform === 'linux')('keeps the result of a job that exited before its deadline when its exit is reported after it', async () => {
     // The reaper is stopped while the job runs: the job exits, unreaped, before its deadline, and
     // the exit reaches the runner only once the reaper resumes, after the deadline has passed.
-    const started = join(mkdtempSync(join(tmpdir(), 'cronform-')), 'started');
-    const running = executeJob(commandJob(['/bin/sh', '-c', `: > '${started}'; sleep 0.3`]), context, { ...options, timeoutMs: 600, killGraceMs: 300 });
-    await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 5_000, interval: 5 });
+    // It leaves a child in its group: that one is stopped at the deadline all the same, not once
+    // the late exit arrives (a fenced job's leftovers must not outlive its lease).
+    const dir = mkdtempSync(join(tmpdir(), 'cronform-'));
+    const script = `sleep 30 & echo $! > '${dir}/child'; : > '${dir}/started'; sleep 0.3`;
+    const running = executeJob(commandJob(['/bin/sh', '-c', script]), context, { ...options, timeoutMs: 600, killGraceMs: 300 });
+    await vi.waitFor(() => expect(existsSync(join(dir, 'started'))).toBe(true), { timeout: 5_000, interval: 5 });
+    const child = Number(readFileSync(join(dir, 'child'), 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     process.kill(reaper!.pid!, 'SIGSTOP');
+    let childDeadBeforeReport: boolean;
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
+      childDeadBeforeReport = isProcessDead(child);
     } finally {
       process.kill(reaper!.pid!, 'SIGCONT');
     }
     expect(await running).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, error: null });
+    expect(childDeadBeforeReport).toBe(true);
   });
 
   it('stops what a finished job left running in its group, keeping its own result', async () => {
