@@ -374,12 +374,12 @@ function onSlotDays(slotColumn: string, keys: ReadonlyArray<{ slot: string }>): 
 /**
  * The rows of `keys` in a run table, for a statement that has no input to join them by:
  * `idColumn = any(ids)` and `slotColumn` within the UTC days of their slots, as constant ranges
- * (`(c >= day and c < next) or …`). The ranges let PostgreSQL plan
- * and lock only those days' partitions (run-partitions.ts), however many days the run tables
- * hold; the ids give it the number of rows to expect, whatever the statistics of a day partition
- * made this morning say. With the slots alone (a list, or the ranges) the planner took a fresh
- * day for a few rows, read it by the slot and joined each row to every outcome of the batch: a
- * million comparisons for a batch of a thousand (bench:runner, 10× slower).
+ * (`(c >= day and c < next) or …`). The ranges let PostgreSQL plan and lock only those days'
+ * partitions (run-partitions.ts), however many days the run tables hold; the ids give it the
+ * number of rows to expect, whatever the statistics of a day partition made this morning say.
+ * With the slots alone (a list, or the ranges) the planner took a fresh day for a few rows, read
+ * it by the slot and joined each row to every outcome of the batch: a million comparisons for a
+ * batch of a thousand (bench:runner, 10× slower).
  */
 function byRunKeys(idColumn: string, slotColumn: string, keys: ReadonlyArray<{ runId: number; slot: string }>): SQL {
   return sql`${sql.raw(idColumn)} = any(${integerArray(keys.map((k) => k.runId))}::bigint[]) and ${onSlotDays(slotColumn, keys)}`;
