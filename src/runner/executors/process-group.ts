@@ -48,14 +48,8 @@ export function hasProcessExited(pid: number): boolean {
       return errorCode(error) === 'ESRCH';
     }
   }
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return true;
-  }
-  const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return state === 'Z' || state === 'X' || Number(group) !== pid;
+  const stat = readProcStat(pid);
+  return stat === null || isGone(stat.state) || stat.group !== pid;
 }
 
 function hasRunningMemberInProc(groupId: number): boolean {
@@ -67,18 +61,27 @@ function hasRunningMemberInProc(groupId: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited while scanning
-    }
-    // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses, so cut at the last ')'.
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === groupId && state !== 'Z' && state !== 'X') return true;
+    const stat = readProcStat(Number(entry)); // null: exited while scanning
+    if (stat !== null && stat.group === groupId && !isGone(stat.state)) return true;
   }
   return false;
 }
+
+/** A process's state letter and group from /proc/<pid>/stat, or null when it cannot be read (gone). */
+function readProcStat(pid: number): { state: string; group: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses, so cut at the last ')'.
+  const [state = '', , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state, group: Number(group) };
+}
+
+/** A zombie (exited, not reaped yet) or dead process: state Z or X. */
+const isGone = (state: string): boolean => state === 'Z' || state === 'X';
 
 /**
  * The groups of the processes whose environment holds `NAME=value` exactly (Linux: /proc; an
@@ -100,9 +103,8 @@ export function findMarkedProcessGroups(marker: string): Set<number> {
     try {
       const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`)]);
       if (environ.indexOf(needle) < 0) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (Number.isInteger(group) && group > 1) found.add(group);
+      const group = readProcStat(Number(entry))?.group;
+      if (group !== undefined && Number.isInteger(group) && group > 1) found.add(group);
     } catch {
       // exited meanwhile, or not ours to read
     }
