@@ -245,8 +245,9 @@ async function findStuckRuns(gapMs) {
   const { rows } = await probe.query(
     `select r.id from schedule_runs r
      join schedule_versions v on v.schedule_id = r.schedule_id and v.version = r.schedule_version
-     join run_attempts a on a.run_id = r.id and a.attempt = r.attempts
-     where r.status = 'RUNNING' and a.started_at < clock_timestamp() - ((v.definition->>'timeoutMs')::bigint + ${settings.killGraceMs + gapMs}) * interval '1 millisecond'`,
+     left join run_attempts a on a.run_id = r.id and a.attempt = r.attempts and a.scheduled_for = r.scheduled_for
+     -- An attempt has no row until it ends: its run row has the start (src/db/open-attempts.ts).
+     where r.status = 'RUNNING' and coalesce(a.started_at, r.attempt_started_at) < clock_timestamp() - ((v.definition->>'timeoutMs')::bigint + ${settings.killGraceMs + gapMs}) * interval '1 millisecond'`,
   );
   return [...stuck, ...rows.map((r) => `run ${r.id} RUNNING past its timeout`)];
 }

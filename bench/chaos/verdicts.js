@@ -13,6 +13,17 @@ import { groupBy, successfulJobsRunAgain } from './reruns.js';
 
 const ms = (value) => (value === null || value === undefined ? null : value instanceof Date ? value.getTime() : Date.parse(value));
 
+/**
+ * Every attempt: the rows of run_attempts, and the running attempts that have none yet (an
+ * attempt gets its row when it ends; its run row records it until then, as src/db/open-attempts.ts
+ * reads it).
+ */
+const ATTEMPTS = `(select run_id, attempt, runner_id, status, started_at, finished_at, error, exit_code from run_attempts
+  union all
+  select r.id, r.attempts, r.lease_owner, r.attempt_status, r.attempt_started_at, null, null, null from schedule_runs r
+  where r.status = 'RUNNING' and r.lease_owner is not null and r.attempt_status is not null
+    and not exists (select 1 from run_attempts o where o.run_id = r.id and o.attempt = r.attempts and o.scheduled_for = r.scheduled_for))`;
+
 export async function loadFacts(client) {
   const versions = (
     await client.query(`select v.schedule_id, s.name, v.version, v.definition, v.created_at from schedule_versions v join schedules s on s.id = v.schedule_id order by v.schedule_id, v.version`)
@@ -37,7 +48,7 @@ export async function loadFacts(client) {
     queue: r.queue,
     priority: r.priority,
   }));
-  const attempts = (await client.query(`select run_id, attempt, runner_id, status, started_at, finished_at, error, exit_code from run_attempts`)).rows.map((r) => ({
+  const attempts = (await client.query(`select run_id, attempt, runner_id, status, started_at, finished_at, error, exit_code from ${ATTEMPTS} a`)).rows.map((r) => ({
     runId: Number(r.run_id),
     attempt: r.attempt,
     runnerId: r.runner_id,
@@ -52,14 +63,14 @@ export async function loadFacts(client) {
     await client.query(`select
         (select count(*)::int from (select 1 from schedule_runs group by schedule_id, scheduled_for, trigger_type having count(*) > 1) d) as duplicate_slots,
         (select count(*)::int from (select 1 from schedule_runs group by idempotency_key having count(*) > 1) d) as duplicate_keys,
-        (select count(*)::int from run_attempts a join run_attempts b on a.run_id = b.run_id and a.attempt < b.attempt
+        (select count(*)::int from ${ATTEMPTS} a join ${ATTEMPTS} b on a.run_id = b.run_id and a.attempt < b.attempt
            and b.started_at < coalesce(a.finished_at, 'infinity') and a.started_at < coalesce(b.finished_at, 'infinity')) as overlapping_attempts,
-        (select count(*)::int from (select run_id from run_attempts where status = 'SUCCEEDED' group by run_id having count(*) > 1) d) as runs_succeeded_twice`)
+        (select count(*)::int from (select run_id from ${ATTEMPTS} a where status = 'SUCCEEDED' group by run_id having count(*) > 1) d) as runs_succeeded_twice`)
   ).rows;
   const overlapping = (
     await client.query(`select a.run_id, a.attempt as a, a.status as a_status, a.error as a_error, a.runner_id as a_runner, b.runner_id as b_runner,
           round(extract(epoch from (a.finished_at - b.started_at)) * 1000) as overlap_ms
-        from run_attempts a join run_attempts b on a.run_id = b.run_id and a.attempt < b.attempt
+        from ${ATTEMPTS} a join ${ATTEMPTS} b on a.run_id = b.run_id and a.attempt < b.attempt
           and b.started_at < coalesce(a.finished_at, 'infinity') and a.started_at < coalesce(b.finished_at, 'infinity')
         limit 3`)
   ).rows;

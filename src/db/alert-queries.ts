@@ -7,6 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { textArray } from './array-literal.js';
 import { queryRows, type Executor } from './client.js';
+import { openAttempts } from './open-attempts.js';
 import type { AlertState } from './schema.js';
 
 /** What the alert rules read per schedule (runner/alerts/rules.ts: ScheduleAlertInput), as stored. */
@@ -57,8 +58,14 @@ export async function readScheduleAlertRows(executor: Executor, outcomeLimit: nu
         ) outcomes on true
         left join lateral (
           select json_agg(json_build_object('runId', x.run_id, 'attempt', x.attempt, 'status', x.status, 'startedAtMs', ${ms(sql`x.started_at`)}) order by x.scheduled_for desc, x.attempt desc) as list
-          from (select a.run_id, a.attempt, a.status, a.started_at, r.scheduled_for from schedule_runs r join run_attempts a on a.run_id = r.id and a.scheduled_for = r.scheduled_for
-                where r.schedule_id = s.id order by r.scheduled_for desc, a.attempt desc limit 5) x
+          from ((select a.run_id, a.attempt, a.status, a.started_at, r.scheduled_for from schedule_runs r join run_attempts a on a.run_id = r.id and a.scheduled_for = r.scheduled_for
+                where r.schedule_id = s.id order by r.scheduled_for desc, a.attempt desc limit 5)
+                -- Running attempts without a row yet (open-attempts.ts), found through the schedule's active runs.
+                union all
+                select o.run_id, o.attempt, o.status, o.started_at, o.scheduled_for from (${openAttempts(
+                  sql`(r.id, r.scheduled_for) in (select x.run_id, x.scheduled_for from active_runs x where x.schedule_id = s.id and x.status = 'RUNNING')`,
+                )}) o
+                order by scheduled_for desc, attempt desc limit 5) x
         ) attempts on true
         left join lateral (
           select ${ms(sql`r.finished_at`)} as at_ms, r.scheduled_for from schedule_runs r

@@ -3,6 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
+import { insertMissingAttempts } from './open-attempts.js';
 
 export interface ExpiredLease {
   runId: number;
@@ -28,7 +29,9 @@ export async function takeExpiredLeases(tx: Executor, now: Date, limit: number, 
   const rows = await queryRows<{ id: string | number; schedule_id: string | number; schedule_name: string; scheduled_for: string | Date; attempts: number; max_attempts: number; lease_owner: string | null; schedule_version: number; started: boolean }>(
     tx,
     sql`select r.id, r.schedule_id, s.name as schedule_name, r.scheduled_for, r.attempts, r.max_attempts, r.lease_owner, r.schedule_version,
-          not exists (select 1 from run_attempts a where a.run_id = r.id and a.scheduled_for = r.scheduled_for and a.attempt = r.attempts and a.status = 'CLAIMED') as started
+          -- Its attempt's status is on the run row (open-attempts.ts), or on a row a version before migration 0024 wrote.
+          r.attempt_status is distinct from 'CLAIMED'
+            and not exists (select 1 from run_attempts a where a.run_id = r.id and a.scheduled_for = r.scheduled_for and a.attempt = r.attempts and a.status = 'CLAIMED') as started
         from active_runs x join schedule_runs r on r.id = x.run_id and r.scheduled_for = x.scheduled_for join schedules s on s.id = r.schedule_id
           left join runners w on w.id = r.lease_owner
         where x.status = 'RUNNING' and r.status = 'RUNNING' and r.lease_expires_at < ${now.toISOString()}::timestamptz
@@ -56,6 +59,9 @@ export interface StallResolution {
   runAfter: Date | null;
 }
 
+const HANDED_BACK = sql`'claimed by a runner that stopped before starting it (lease expired); handed back, no attempt used'`;
+const RUNNER_SILENT = sql`'lease expired: the runner stopped heartbeating (crashed, killed or partitioned)'`;
+
 /** Closes stalled attempts and moves their runs on per `onStall`; guarded by status and attempt. */
 export async function resolveStalledRuns(tx: Executor, resolutions: StallResolution[], now: Date): Promise<number> {
   if (resolutions.length === 0) return 0;
@@ -66,22 +72,34 @@ export async function resolveStalledRuns(tx: Executor, resolutions: StallResolut
     sql`with input as (
           select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, run_status text, run_after timestamptz)
         ),
+        prior as (
+          -- The runs as they were: the update clears the lease owner, the runner of the attempt.
+          select r.id, r.lease_owner from schedule_runs r join input i on r.id = i.id where r.status = 'RUNNING' and r.attempts = i.attempt
+        ),
         moved as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after), lease_owner = null, lease_expires_at = null,
               finished_at = case when i.run_status = 'FAILED' then ${nowIso}::timestamptz else null end,
               status_reason = 'STALLED'
           from input i where r.id = i.id and r.status = 'RUNNING' and r.attempts = i.attempt
-          returning r.id, r.attempts
+          returning r.id, r.attempts, r.scheduled_for, r.attempt_status, r.attempt_started_at
         ),
         closed as (
           update run_attempts a set status = 'STALLED', finished_at = ${nowIso}::timestamptz,
             -- A run handed to a queue (docs/queue-handoff.md) stalls when its worker stops reporting.
             error = case when exists (select 1 from queue_handoffs h where h.run_id = m.id and h.attempt = m.attempts)
               then 'lease expired: the queue worker did not report (died, hung, or never picked the job up before the timeout)'
-              else 'lease expired: the runner stopped heartbeating (crashed, killed or partitioned)' end
+              else ${RUNNER_SILENT} end
           from moved m where a.run_id = m.id and a.attempt = m.attempts and a.status = 'RUNNING'
-        )
+        ),
+        -- A job that started at its claim has no attempt row yet (open-attempts.ts): it gets one now.
+        -- (A hand-off always wrote its row.)
+        opened as (${insertMissingAttempts(
+          sql`(select m.id, m.attempts, m.scheduled_for, p.lease_owner, m.attempt_status, m.attempt_started_at from moved m join prior p on p.id = m.id)`,
+          sql`'STALLED'`,
+          sql`${nowIso}::timestamptz`,
+          RUNNER_SILENT,
+        )})
         select id from moved`,
   );
   return rows.length;
@@ -101,19 +119,32 @@ export async function requeueUnstartedRuns(tx: Executor, runs: Array<{ runId: nu
     sql`with input as (
           select * from unnest(${sql.param(runs.map((r) => r.runId))}::bigint[], ${sql.param(runs.map((r) => r.attempt))}::int[]) as x(id, attempt)
         ),
+        prior as (
+          -- The runs as they were: the update clears the lease owner, the runner of the attempt.
+          select r.id, r.lease_owner from schedule_runs r join input i on r.id = i.id where r.status = 'RUNNING' and r.attempts = i.attempt
+        ),
         requeued as (
           update schedule_runs r
           set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = r.max_attempts + 1,
               run_after = greatest(r.run_after, ${nowIso}::timestamptz)
-          from input i join run_attempts a on a.run_id = i.id and a.attempt = i.attempt and a.status = 'CLAIMED'
+          from input i
           where r.id = i.id and r.status = 'RUNNING' and r.attempts = i.attempt
-          returning r.id, r.attempts
+            -- Unstarted: CLAIMED on the run row (open-attempts.ts), or on a row a version before migration 0024 wrote.
+            and (r.attempt_status = 'CLAIMED'
+              or exists (select 1 from run_attempts a where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = r.scheduled_for and a.status = 'CLAIMED'))
+          returning r.id, r.attempts, r.scheduled_for, r.attempt_status, r.attempt_started_at
         ),
         closed as (
-          update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz,
-            error = 'claimed by a runner that stopped before starting it (lease expired); handed back, no attempt used'
+          update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, error = ${HANDED_BACK}
           from requeued q where a.run_id = q.id and a.attempt = q.attempts and a.status = 'CLAIMED'
-        )
+        ),
+        -- The record of the claim, as a version before migration 0024 kept it.
+        opened as (${insertMissingAttempts(
+          sql`(select q.id, q.attempts, q.scheduled_for, p.lease_owner, q.attempt_status, q.attempt_started_at from requeued q join prior p on p.id = q.id)`,
+          sql`'CANCELLED'`,
+          sql`${nowIso}::timestamptz`,
+          HANDED_BACK,
+        )})
         select id from requeued`,
   );
   return rows.length;

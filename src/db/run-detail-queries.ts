@@ -1,6 +1,7 @@
 /** Read-only statements behind `runs show` and `logs` (SPEC §8 run details): one run, its attempts, its audit trail. */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
+import { OPEN_ATTEMPT_COLUMNS, openAttempts } from './open-attempts.js';
 import { toDate, toDateOnly, toOptionalDate } from './row-values.js';
 
 export interface RunDetailRow {
@@ -137,24 +138,29 @@ const toAttemptRow = (row: AttemptDbRow): AttemptRow => ({
 
 const ATTEMPT_COLUMNS = sql`run_id, attempt, runner_id, status, started_at, finished_at, exit_code, http_status, error, stdout_tail, stderr_tail`;
 
-/** The run's attempts, first first; only `attempt` when given. */
+/** The run's attempts, first first, a running one included (open-attempts.ts); only `attempt` when given. */
 export async function listRunAttempts(executor: Executor, runId: number, attempt?: number): Promise<AttemptRow[]> {
   const rows = await queryRows<AttemptDbRow>(
     executor,
-    sql`select ${ATTEMPT_COLUMNS}
-        from run_attempts where run_id = ${runId} ${attempt === undefined ? sql`` : sql`and attempt = ${attempt}`}
+    sql`select ${ATTEMPT_COLUMNS} from (
+          select ${OPEN_ATTEMPT_COLUMNS} from run_attempts where run_id = ${runId}
+          union all ${openAttempts(sql`r.id = ${runId}`)}
+        ) a ${attempt === undefined ? sql`` : sql`where attempt = ${attempt}`}
         order by attempt`,
   );
   return rows.map(toAttemptRow);
 }
 
-/** The attempts of these runs, by run then attempt number (the dashboard's run history). */
+/** The attempts of these runs, running ones included, by run then attempt number (the dashboard's run history). */
 export async function listAttemptsOfRuns(executor: Executor, runIds: readonly number[]): Promise<AttemptRow[]> {
   if (runIds.length === 0) return [];
+  const ids = sql`${sql.param([...runIds])}::bigint[]`;
   const rows = await queryRows<AttemptDbRow>(
     executor,
-    sql`select ${ATTEMPT_COLUMNS}
-        from run_attempts where run_id = any(${sql.param([...runIds])}::bigint[]) order by run_id, attempt`,
+    sql`select ${ATTEMPT_COLUMNS} from (
+          select ${OPEN_ATTEMPT_COLUMNS} from run_attempts where run_id = any(${ids})
+          union all ${openAttempts(sql`r.id = any(${ids})`)}
+        ) a order by run_id, attempt`,
   );
   return rows.map(toAttemptRow);
 }

@@ -98,7 +98,12 @@ async function selectRuns(executor: StatementExecutor, filter: RunListFilter, sl
           last.exit_code as last_exit_code, last.http_status as last_http_status, last.error as last_error
         from schedule_runs r join schedules s on s.id = r.schedule_id
         left join lateral (
-          select a.attempt, a.status, a.exit_code, a.http_status, a.error from run_attempts a where a.run_id = r.id and a.scheduled_for = r.scheduled_for and ${sql.join(attemptSlots, sql` and `)} order by a.attempt desc limit 1
+          select a.attempt, a.status, a.exit_code, a.http_status, a.error from run_attempts a where a.run_id = r.id and a.scheduled_for = r.scheduled_for and ${sql.join(attemptSlots, sql` and `)}
+          -- A running attempt may have no row yet (open-attempts.ts): it is the run's latest.
+          union all
+          select r.attempts, r.attempt_status, null, null, null where r.status = 'RUNNING' and r.lease_owner is not null and r.attempt_status is not null
+            and not exists (select 1 from run_attempts o where o.run_id = r.id and o.attempt = r.attempts and o.scheduled_for = r.scheduled_for)
+          order by 1 desc limit 1
         ) last on true
         where ${sql.join(conditions, sql` and `)}
         order by r.scheduled_for desc, r.id desc

@@ -130,6 +130,15 @@ export const scheduleRuns = pgTable(
     finishedAt: instant('finished_at'),
     /** Very long outages: one row can stand for many missed slots (SPEC §7). */
     summarizedSlots: integer('summarized_slots'),
+    /**
+     * While the run is RUNNING, its current attempt, which has no `run_attempts` row until it ends
+     * (one insert instead of an insert at the claim and an update at the end, migration 0024): its
+     * status, CLAIMED (waiting in its runner's local queue) or RUNNING (its job started), and when
+     * it was claimed or its job started. With `attempts` and `lease_owner` they are the attempt's
+     * record until then (open-attempts.ts). Not indexed, so the writes stay HOT.
+     */
+    attemptStatus: text('attempt_status'),
+    attemptStartedAt: instant('attempt_started_at'),
   },
   (t) => [
     primaryKey({ name: 'schedule_runs_pkey', columns: [t.id, t.scheduledFor] }),

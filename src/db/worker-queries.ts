@@ -8,6 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
+import { insertMissingAttempts } from './open-attempts.js';
 import type { ProgressWrite } from './run-progress-queries.js';
 import { MS_PER_DAY } from '../time/civil.js';
 import type { AttemptStatus, ManualReason, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
@@ -49,7 +50,10 @@ export interface ClaimedRun {
   priority: number;
   /** The claim's instant: the attempt's recorded start until the job really starts. */
   claimedAt: Date;
-  /** Its attempt opened RUNNING (a free slot was waiting for it), not CLAIMED. */
+  /**
+   * It starts at once (a free slot was waiting for it): its attempt has no row until its outcome
+   * (open-attempts.ts). Otherwise its attempt opened CLAIMED.
+   */
   openedRunning: boolean;
   leaseExpiresAt: Date;
 }
@@ -236,7 +240,8 @@ async function chooseRuns(tx: Executor, request: ClaimRequest, now: string, scan
  *    read again. When it took nothing and got none of them, it first waits for those whose keys
  *    are above every key it holds (waitForQueueLocks: so no two claims wait for each other); the
  *    others, if any, make it `contended`, and the runner claims again at once.
- * 4. Lock the runs kept with SKIP LOCKED, mark them RUNNING with a lease and open their attempts.
+ * 4. Lock the runs kept with SKIP LOCKED and mark them RUNNING with a lease; the attempts of those
+ *    that wait for a free slot open CLAIMED (the others have no row until their outcome).
  * Candidates are read without row locks: the queue lock keeps other claims off them, and locking
  * every scanned row (each lock is a tuple write) would only cost; one that another transaction
  * holds (cancel, reconciler) is skipped in 4. A second runner thus claims from other queues while
@@ -287,24 +292,22 @@ export async function claimRuns(tx: Executor, request: ClaimRequest): Promise<Cl
           select c.*, 'QUEUED'::text as queued, 'RETRY_PENDING'::text as retrying from unnest(${chosenIds}::bigint[], ${chosenSlots}::timestamptz[]) as c(id, scheduled_for)
         ),
         locked as (
-          select r.id, r.scheduled_for from schedule_runs r join chosen c on c.id = r.id and c.scheduled_for = r.scheduled_for
+          select r.id, r.scheduled_for, r.priority from schedule_runs r join chosen c on c.id = r.id and c.scheduled_for = r.scheduled_for
           where r.status in (c.queued, c.retrying) and ${onSlotDays('r.scheduled_for', chosen)}
           for update of r skip locked
         ),
-        claimed as (
+        ranked as (
+          select l.*, row_number() over (order by l.priority, l.scheduled_for, l.id) <= ${request.startNow ?? request.capacity} as starts_now from locked l
+        ),
+        -- The attempt has no row until it ends: the run row records it (open-attempts.ts), RUNNING
+        -- for the runs that start at once and CLAIMED for those that wait for a free slot.
+        ordered as (
           update schedule_runs r
           set status = 'RUNNING', attempts = r.attempts + 1, lease_owner = ${request.runnerId},
-              lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz)
-          from locked l where r.id = l.id and r.scheduled_for = l.scheduled_for and ${onSlotDays('r.scheduled_for', chosen)}
-          returning r.*
-        ),
-        ordered as (
-          select claimed.*, row_number() over (order by claimed.priority, claimed.scheduled_for, claimed.id) <= ${request.startNow ?? request.capacity} as starts_now
-          from claimed
-        ),
-        opened as (
-          insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at)
-          select id, attempts, scheduled_for, ${request.runnerId}, case when starts_now then 'RUNNING' else 'CLAIMED' end, ${now}::timestamptz from ordered
+              lease_expires_at = ${leaseUntil}::timestamptz, started_at = coalesce(r.started_at, ${now}::timestamptz),
+              attempt_status = case when k.starts_now then 'RUNNING' else 'CLAIMED' end, attempt_started_at = ${now}::timestamptz
+          from ranked k where r.id = k.id and r.scheduled_for = k.scheduled_for and ${onSlotDays('r.scheduled_for', chosen)}
+          returning r.*, k.starts_now
         )
         -- Instants as epoch milliseconds and the date as text: parsing timestamps into Dates was a
         -- visible share of a busy runner's CPU. The lease's end is the one computed here.
@@ -482,16 +485,18 @@ export async function completeAttempts(
           from input i
           where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', completions)}
             and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
-          returning r.id, r.schedule_id, r.status,
+          returning r.id, r.schedule_id, r.status, r.attempt_started_at,
             exists (select 1 from active_runs p where p.schedule_id = r.schedule_id and p.status = 'PENDING') as has_pending
         ),
-        closed as (
-          update run_attempts a
-          set status = i.attempt_status, finished_at = i.finished_at, exit_code = i.exit_code, http_status = i.http_status,
-              error = i.error, stdout_tail = i.stdout_tail, stderr_tail = i.stderr_tail, started_at = coalesce(i.started_at, a.started_at)
+        -- The attempt's row, written once, now (open-attempts.ts). Nothing else writes the row of an
+        -- attempt this runner still holds; the guard keeps a batch from failing if a bug ever did.
+        -- (Not ON CONFLICT: its speculative insert logs a confirm record, ~48 bytes a run.)
+        opened as (
+          insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code, http_status, error, stdout_tail, stderr_tail)
+          select i.id, i.attempt, i.slot, i.owner, i.attempt_status, coalesce(i.started_at, d.attempt_started_at, i.claimed_at, i.finished_at), i.finished_at,
+            i.exit_code, i.http_status, i.error, i.stdout_tail, i.stderr_tail
           from input i join done d on d.id = i.id
-          where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', completions)}
-            and a.status in (i.claimed, i.running)
+          where not exists (select 1 from run_attempts a where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', completions)})
         ),
         -- Schedules of this batch's successes that some schedule's spec.after names (one probe of
         -- schedules_after_idx per schedule): only their runs need cronform.create_dependency_runs,
@@ -507,13 +512,12 @@ export async function completeAttempts(
 }
 
 /**
- * Records that claimed jobs have started (attempt CLAIMED → RUNNING, with the real start). Written
- * in batches after the fact: what tells the reconciler whether a run whose runner died had
- * started (its attempt STALLED, per onStall) or was still waiting in that runner's local queue
- * (handed back, no attempt used). Only the attempt row is written here: the run row keeps its
- * claim instant as start until the outcome, which writes the real one (`completeAttempts`): a
- * third write of the run row per run would only move its start by at most the local queue's wait
- * (~100 ms).
+ * Records that claimed jobs have started (the run row's attempt CLAIMED → RUNNING, with the real
+ * start: the attempt has no row of its own yet, open-attempts.ts). Written in batches after the
+ * fact: what tells the reconciler whether a run whose runner died had started (its attempt
+ * STALLED, per onStall) or was still waiting in that runner's local queue (handed back, no attempt
+ * used). A job that ends before the batch is written needs none: its outcome carries its start.
+ * The run's own `started_at` keeps the claim instant until the outcome writes the real one.
  */
 export async function markAttemptsStarted(tx: Executor, runnerId: string, starts: Array<RunKey & { attempt: number; startedAt: Date }>): Promise<void> {
   if (starts.length === 0) return;
@@ -523,10 +527,10 @@ export async function markAttemptsStarted(tx: Executor, runnerId: string, starts
             ${integerArray(starts.map((s) => s.attempt))}::int[], ${instantArray(starts.map((s) => s.startedAt))}::timestamptz[])
             as x(id, slot, attempt, started_at)
         )
-        update run_attempts a set status = 'RUNNING', started_at = i.started_at
-        from input i join schedule_runs r on r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', starts)}
-        where r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
-          and a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = i.slot and ${onSlotDays('a.scheduled_for', starts)} and a.status = i.claimed`,
+        update schedule_runs r set attempt_status = i.running, attempt_started_at = i.started_at
+        from input i
+        where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', starts)}
+          and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt and r.attempt_status = i.claimed`,
   );
 }
 
@@ -553,8 +557,9 @@ export async function promotePendingRuns(tx: Executor, scheduleIds: number[] | '
 
 /**
  * Hands back runs this runner claimed but never started (its local queue, at shutdown): the run
- * is QUEUED again exactly as before the claim (attempt count, start) and the opened attempt row is
- * removed, since nothing was attempted. Guarded by lease owner and attempt like every write.
+ * is QUEUED again exactly as before the claim (attempt count, start); their attempts have no row
+ * (open-attempts.ts), so nothing records an attempt that never was. Guarded by lease owner and
+ * attempt like every write.
  */
 export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: Array<RunKey & { attempt: number }>): Promise<number> {
   if (runs.length === 0) return 0;
@@ -562,25 +567,19 @@ export async function returnUnstartedRuns(tx: Executor, runnerId: string, runs: 
     tx,
     sql`with input as materialized (
           select x.*, ${GUARDS}, ${runnerId}::text as owner from jsonb_to_recordset(${JSON.stringify(runs.map((r) => ({ id: r.runId, slot: r.slot, attempt: r.attempt })))}::jsonb) as x(id bigint, slot timestamptz, attempt int)
-        ),
-        returned as (
-          update schedule_runs r
-          set status = 'QUEUED', attempts = r.attempts - 1, lease_owner = null, lease_expires_at = null,
-              started_at = case when r.attempts = 1 then null else r.started_at end
-          from input i
-          where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', runs)}
-            and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
-          returning r.id, r.scheduled_for, i.attempt, i.claimed, i.running
-        ),
-        removed as (
-          delete from run_attempts a using returned d
-          where a.run_id = d.id and a.attempt = d.attempt and a.scheduled_for = d.scheduled_for and ${onSlotDays('a.scheduled_for', runs)}
-            and a.status in (d.claimed, d.running)
         )
-        select id from returned`,
+        update schedule_runs r
+        set status = 'QUEUED', attempts = r.attempts - 1, lease_owner = null, lease_expires_at = null, attempt_status = null, attempt_started_at = null,
+            started_at = case when r.attempts = 1 then null else r.started_at end
+        from input i
+        where r.id = i.id and r.scheduled_for = i.slot and ${onSlotDays('r.scheduled_for', runs)}
+          and r.status = i.running and r.lease_owner = i.owner and r.attempts = i.attempt
+        returning r.id`,
   );
   return rows.length;
 }
+
+const RELEASED = sql`'runner shut down before the attempt finished; run released to other runners'`;
 
 /**
  * Graceful shutdown: hand unfinished runs back at once (QUEUED, lease cleared) so another replica
@@ -597,13 +596,9 @@ export async function releaseLeases(tx: Executor, runnerId: string, runs: RunKey
             run_after = greatest(run_after, ${now.toISOString()}::timestamptz)
           where ${byRunKeys('id', 'scheduled_for', runs)}
             and status = 'RUNNING' and lease_owner = ${runnerId}
-          returning id, scheduled_for, attempts, ${GUARDS}
+          returning id, scheduled_for, attempts, attempt_status, attempt_started_at, ${runnerId}::text as lease_owner
         ),
-        closed as (
-          update run_attempts a set status = 'CANCELLED', finished_at = ${now.toISOString()}::timestamptz, error = 'runner shut down before the attempt finished; run released to other runners'
-          from released r where a.run_id = r.id and a.attempt = r.attempts and a.scheduled_for = r.scheduled_for and ${onSlotDays('a.scheduled_for', runs)}
-            and a.status in (r.claimed, r.running)
-        )
+        opened as (${insertMissingAttempts(sql`released`, sql`'CANCELLED'`, sql`${now.toISOString()}::timestamptz`, RELEASED, onSlotDays('o.scheduled_for', runs))})
         select id from released`,
   );
   return rows.length;

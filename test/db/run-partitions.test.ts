@@ -183,13 +183,16 @@ describe.each(engines)('run table days on %s', (engine) => {
         await work(tx);
         return lockedDays(tx);
       });
-    expect(await inTransaction(async (tx) => (claimed = await claimRuns(tx, { runnerId: 'r', now, leaseMs: 30_000, capacity: 5, startNow: 0, queueLimits: {}, defaultQueueLimit: 10 })))).toEqual(expected);
+    // The claim, the lease, the start mark and a hand-back write only the run rows: an attempt gets
+    // its row when it ends (open-attempts.ts).
+    const runDays = expected.filter((n) => n.startsWith('schedule_runs'));
+    expect(await inTransaction(async (tx) => (claimed = await claimRuns(tx, { runnerId: 'r', now, leaseMs: 30_000, capacity: 5, startNow: 0, queueLimits: {}, defaultQueueLimit: 10 })))).toEqual(runDays);
     expect(claimed.map((c) => c.idempotencyKey).sort()).toEqual(['backfill', 'today']);
     const keys = claimed.map((c) => ({ runId: c.id, slot: c.slot }));
-    expect(await inTransaction((tx) => extendLeases(tx, 'r', keys, now, 30_000))).toEqual(expected.filter((n) => n.startsWith('schedule_runs')));
-    expect(await inTransaction((tx) => markAttemptsStarted(tx, 'r', claimed.map((c) => ({ runId: c.id, slot: c.slot, attempt: 1, startedAt: now }))))).toEqual(expected);
+    expect(await inTransaction((tx) => extendLeases(tx, 'r', keys, now, 30_000))).toEqual(runDays);
+    expect(await inTransaction((tx) => markAttemptsStarted(tx, 'r', claimed.map((c) => ({ runId: c.id, slot: c.slot, attempt: 1, startedAt: now }))))).toEqual(runDays);
     const [first, second] = claimed;
-    expect(await inTransaction((tx) => returnUnstartedRuns(tx, 'r', [{ runId: first!.id, slot: first!.slot, attempt: 1 }]))).toEqual(expected.filter((n) => n.endsWith(first!.slot.startsWith('2026-11-29') ? '29' : '24')));
+    expect(await inTransaction((tx) => returnUnstartedRuns(tx, 'r', [{ runId: first!.id, slot: first!.slot, attempt: 1 }]))).toEqual(runDays.filter((n) => n.endsWith(first!.slot.startsWith('2026-11-29') ? '29' : '24')));
     expect(await inTransaction((tx) => completeAttempts(tx, 'r', [{ runId: second!.id, slot: second!.slot, attempt: 1, attemptStatus: 'SUCCEEDED', runStatus: 'SUCCESS', runAfter: null, exitCode: 0, httpStatus: null, error: null, stdoutTail: null, stderrTail: null }], now))).toEqual(
       expected.filter((n) => n.endsWith(second!.slot.startsWith('2026-11-29') ? '29' : '24')),
     );
@@ -222,7 +225,8 @@ describe.each(engines)('run table days on %s', (engine) => {
     }
     await writer.write(NOW_MS);
     expect(plans).toHaveLength(1);
-    expect(scansOf(plans[0]!, today).length).toBeGreaterThan(1);
+    // The run rows are read by key; the attempts are inserted (no read).
+    expect(scansOf(plans[0]!, today).length).toBeGreaterThan(0);
     expect(rowsRead(scansOf(plans[0]!, today))).toBeLessThanOrEqual(50);
     const [counts] = await queryRows<{ done: number; attempts: number }>(db.db, sql`select count(*) filter (where status = 'SUCCESS')::int as done,
       (select count(*)::int from run_attempts where status = 'SUCCEEDED') as attempts from schedule_runs`);

@@ -16,6 +16,7 @@ import { runReconcileTick } from '../../src/runner/reconciler.js';
 import { STOP_MARGIN_MS } from '../../src/runner/policy/lease.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
+import { everyAttempt } from '../support/attempts.js';
 import { heldJobs } from './held-jobs.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
@@ -36,7 +37,7 @@ async function queueRuns(database: Database, count: number, options: { priority?
 const runRows = (database: Database) =>
   queryRows<{ id: string; status: string; lease_owner: string | null; attempts: number; started_at: Date | null; attempt_rows: number }>(
     database.db,
-    sql`select r.id, r.status, r.lease_owner, r.attempts, r.started_at, (select count(*)::int from run_attempts a where a.run_id = r.id) as attempt_rows
+    sql`select r.id, r.status, r.lease_owner, r.attempts, r.started_at, (select count(*)::int from ${everyAttempt} a where a.run_id = r.id) as attempt_rows
         from schedule_runs r order by r.id`,
   );
 
@@ -192,14 +193,17 @@ describe('worker local queue', () => {
     expect(setup.jobs.started).toContain(waiting[1]);
   });
 
-  it('opens the attempts of runs that start at once RUNNING, the others CLAIMED until their job starts', async () => {
+  it('records running attempts on their run rows, RUNNING for runs that start at once and CLAIMED until their job starts, and writes each attempt\'s row once, at its outcome', async () => {
     const setup = await setUp({ concurrency: 2, prefetch: 3 });
     database = setup.database;
     await queueRuns(database, 10);
     await fillLocalQueue(setup); // 2 start at once, 3 wait
-    const attempts = () =>
-      queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from run_attempts order by run_id`);
+    const rows = () => queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from run_attempts order by run_id`);
+    const attempts = () => queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from ${everyAttempt} a order by run_id`);
+    expect((await rows()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect((await attempts()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED', 'CLAIMED']);
+    // The running ones are read with their claim as start, from the run row.
+    expect((await attempts()).slice(2, 4).map((a) => new Date(a.started_at).getTime())).toEqual([T0, T0]);
     setup.clock.advance(250);
     setup.jobs.finish(Number((await attempts())[2]!.run_id)); // the first waiting run starts now
     await settle();
@@ -207,6 +211,9 @@ describe('worker local queue', () => {
     const after = await attempts();
     expect(after.map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED']);
     expect(new Date(after[4]!.started_at).getTime()).toBe(T0 + 250);
+    // The outcome wrote the finished attempt's row once, with its start; the start mark wrote none.
+    expect((await rows()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
+    expect(new Date((await rows())[2]!.started_at).getTime()).toBe(T0);
   });
 
   it('after its runner died, hands back the runs it never started (no attempt used) and stalls the ones it started', async () => {
