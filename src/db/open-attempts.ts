@@ -31,18 +31,39 @@ export function openAttempts(where: SQL): SQL {
 }
 
 /**
- * The row an attempt that ends without one gets (a stall, a cancel, a drain, a hand-off), from the
- * run row as it was before the statement ended the attempt: insert into run_attempts (run_id,
- * attempt, scheduled_for, runner_id, status, started_at, finished_at, error) select … from
- * `ended`, a relation with the columns id, attempts, scheduled_for, lease_owner, attempt_status,
- * attempt_started_at. Only where it has none (a CLAIMED one, or one the hand-off wrote, is
- * updated by the statement itself). `slots`, when the caller knows the runs' days, bounds
- * `o.scheduled_for` so that only those days' partitions are planned (worker-queries.ts, onSlotDays).
+ * Every attempt as a relation with run_attempts' columns (OPEN_ATTEMPT_COLUMNS): the rows, and the
+ * open attempts read from their run rows; of the runs `runIds` (a bigint[] expression) only, when given.
  */
-export function insertMissingAttempts(ended: SQL, status: SQL, finishedAt: SQL, error: SQL, slots: SQL = sql`true`): SQL {
+export function everyAttempt(runIds?: SQL): SQL {
+  const rows = runIds === undefined ? sql`true` : sql`run_id = any(${runIds})`;
+  const runs = runIds === undefined ? sql`true` : sql`r.id = any(${runIds})`;
+  return sql`(select ${OPEN_ATTEMPT_COLUMNS} from run_attempts where ${rows} union all ${openAttempts(runs)})`;
+}
+
+export interface EndedAttempts {
+  status: SQL;
+  finishedAt: SQL;
+  error: SQL;
+  /** Default: the run row's `attempt_started_at` (its claim, or the start mark of a job that waited). */
+  startedAt?: SQL;
+  /** Bounds a slot column to the runs' days, when the caller knows them (worker-queries.ts, onSlotDays). */
+  onDays?: (slotColumn: string) => SQL;
+}
+
+/**
+ * The rows of the attempts that a statement ends without them having one (a stall, a cancel, a
+ * drain, a hand-back, a hand-off): `insert into run_attempts … select …` for the runs in `ended`
+ * (a relation with `id` and `scheduled_for`, the runs the statement updated). They are read from
+ * `schedule_runs` as the statement found them: every part of a statement sees the rows as they
+ * were before it, so the lease owner the statement clears is still the attempt's runner. Only runs
+ * that were RUNNING with an open attempt and have no row for it (one a version before migration
+ * 0024 wrote is updated by the statement itself).
+ */
+export function insertEndedAttempts(ended: SQL, attempt: EndedAttempts): SQL {
+  const onDays = attempt.onDays ?? (() => sql`true`);
   return sql`insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, error)
-    select e.id, e.attempts, e.scheduled_for, e.lease_owner, ${status}, e.attempt_started_at, ${finishedAt}, ${error}
-    from ${ended} e
-    where e.attempt_status is not null and e.lease_owner is not null
-      and not exists (select 1 from run_attempts o where o.run_id = e.id and o.attempt = e.attempts and o.scheduled_for = e.scheduled_for and ${slots})`;
+    select r.id, r.attempts, r.scheduled_for, r.lease_owner, ${attempt.status}, ${attempt.startedAt ?? sql`r.attempt_started_at`}, ${attempt.finishedAt}, ${attempt.error}
+    from schedule_runs r join ${ended} e on e.id = r.id and e.scheduled_for = r.scheduled_for
+    where ${onDays('r.scheduled_for')} and r.status = 'RUNNING' and r.attempt_status is not null and r.lease_owner is not null
+      and not exists (select 1 from run_attempts o where o.run_id = r.id and o.attempt = r.attempts and o.scheduled_for = r.scheduled_for and ${onDays('o.scheduled_for')})`;
 }

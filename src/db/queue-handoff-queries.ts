@@ -11,7 +11,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { QueueArgumentSource, QueueSystem } from '../compile/definition.js';
 import { queryRows, type Executor } from './client.js';
-import { insertMissingAttempts } from './open-attempts.js';
+import { insertEndedAttempts } from './open-attempts.js';
 
 /** The lease owner of a handed-off run: the queue, not a runner (runner heartbeats never renew it). */
 export function handOffLeaseOwner(system: QueueSystem): string {
@@ -137,11 +137,11 @@ export async function recordHandOff(tx: Executor, runnerId: string, record: Hand
           update schedule_runs set lease_owner = ${handOffLeaseOwner(record.system)}, lease_expires_at = ${record.deadlineAt.toISOString()}::timestamptz,
             attempt_status = 'RUNNING', attempt_started_at = ${handedOffAt}::timestamptz
           where id = ${record.runId} and status = 'RUNNING' and lease_owner = ${runnerId} and attempts = ${record.attempt}
-          returning id, attempts, scheduled_for, ${runnerId}::text as lease_owner, attempt_status, attempt_started_at
+          returning id, scheduled_for
         ),
         -- The attempt has no row yet (open-attempts.ts), and the queue's worker ends it
         -- (cronform.run_finished updates its row): it gets its row now, RUNNING from the hand-off.
-        opened as (${insertMissingAttempts(sql`moved`, sql`'RUNNING'`, sql`null`, sql`null`)})
+        opened as (${insertEndedAttempts(sql`moved`, { status: sql`'RUNNING'`, startedAt: sql`${handedOffAt}::timestamptz`, finishedAt: sql`null`, error: sql`null` })})
         insert into queue_handoffs (run_id, attempt, system, target, job_key, external_job_id, handed_off_at, deadline_at, heartbeat_lease_ms)
         select m.id, ${record.attempt}, ${record.system}, ${record.target}, ${record.jobKey}, ${record.externalJobId}, ${handedOffAt}::timestamptz,
           ${record.deadlineAt.toISOString()}::timestamptz, ${record.heartbeatLeaseMs}

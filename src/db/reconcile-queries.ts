@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
-import { insertMissingAttempts } from './open-attempts.js';
+import { insertEndedAttempts } from './open-attempts.js';
 
 export interface ExpiredLease {
   runId: number;
@@ -72,17 +72,13 @@ export async function resolveStalledRuns(tx: Executor, resolutions: StallResolut
     sql`with input as (
           select * from jsonb_to_recordset(${payload}::jsonb) as x(id bigint, attempt int, run_status text, run_after timestamptz)
         ),
-        prior as (
-          -- The runs as they were: the update clears the lease owner, the runner of the attempt.
-          select r.id, r.lease_owner from schedule_runs r join input i on r.id = i.id where r.status = 'RUNNING' and r.attempts = i.attempt
-        ),
         moved as (
           update schedule_runs r
           set status = i.run_status, run_after = coalesce(i.run_after, r.run_after), lease_owner = null, lease_expires_at = null,
               finished_at = case when i.run_status = 'FAILED' then ${nowIso}::timestamptz else null end,
               status_reason = 'STALLED'
           from input i where r.id = i.id and r.status = 'RUNNING' and r.attempts = i.attempt
-          returning r.id, r.attempts, r.scheduled_for, r.attempt_status, r.attempt_started_at
+          returning r.id, r.attempts, r.scheduled_for
         ),
         closed as (
           update run_attempts a set status = 'STALLED', finished_at = ${nowIso}::timestamptz,
@@ -94,12 +90,7 @@ export async function resolveStalledRuns(tx: Executor, resolutions: StallResolut
         ),
         -- A job that started at its claim has no attempt row yet (open-attempts.ts): it gets one now.
         -- (A hand-off always wrote its row.)
-        opened as (${insertMissingAttempts(
-          sql`(select m.id, m.attempts, m.scheduled_for, p.lease_owner, m.attempt_status, m.attempt_started_at from moved m join prior p on p.id = m.id)`,
-          sql`'STALLED'`,
-          sql`${nowIso}::timestamptz`,
-          RUNNER_SILENT,
-        )})
+        opened as (${insertEndedAttempts(sql`moved`, { status: sql`'STALLED'`, finishedAt: sql`${nowIso}::timestamptz`, error: RUNNER_SILENT })})
         select id from moved`,
   );
   return rows.length;
@@ -119,10 +110,6 @@ export async function requeueUnstartedRuns(tx: Executor, runs: Array<{ runId: nu
     sql`with input as (
           select * from unnest(${sql.param(runs.map((r) => r.runId))}::bigint[], ${sql.param(runs.map((r) => r.attempt))}::int[]) as x(id, attempt)
         ),
-        prior as (
-          -- The runs as they were: the update clears the lease owner, the runner of the attempt.
-          select r.id, r.lease_owner from schedule_runs r join input i on r.id = i.id where r.status = 'RUNNING' and r.attempts = i.attempt
-        ),
         requeued as (
           update schedule_runs r
           set status = 'QUEUED', lease_owner = null, lease_expires_at = null, max_attempts = r.max_attempts + 1,
@@ -132,19 +119,14 @@ export async function requeueUnstartedRuns(tx: Executor, runs: Array<{ runId: nu
             -- Unstarted: CLAIMED on the run row (open-attempts.ts), or on a row a version before migration 0024 wrote.
             and (r.attempt_status = 'CLAIMED'
               or exists (select 1 from run_attempts a where a.run_id = i.id and a.attempt = i.attempt and a.scheduled_for = r.scheduled_for and a.status = 'CLAIMED'))
-          returning r.id, r.attempts, r.scheduled_for, r.attempt_status, r.attempt_started_at
+          returning r.id, r.attempts, r.scheduled_for
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, error = ${HANDED_BACK}
           from requeued q where a.run_id = q.id and a.attempt = q.attempts and a.status = 'CLAIMED'
         ),
         -- The record of the claim, as a version before migration 0024 kept it.
-        opened as (${insertMissingAttempts(
-          sql`(select q.id, q.attempts, q.scheduled_for, p.lease_owner, q.attempt_status, q.attempt_started_at from requeued q join prior p on p.id = q.id)`,
-          sql`'CANCELLED'`,
-          sql`${nowIso}::timestamptz`,
-          HANDED_BACK,
-        )})
+        opened as (${insertEndedAttempts(sql`requeued`, { status: sql`'CANCELLED'`, finishedAt: sql`${nowIso}::timestamptz`, error: HANDED_BACK })})
         select id from requeued`,
   );
   return rows.length;

@@ -1,7 +1,7 @@
 /** Read-only statements behind `runs show` and `logs` (SPEC §8 run details): one run, its attempts, its audit trail. */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.js';
-import { OPEN_ATTEMPT_COLUMNS, openAttempts } from './open-attempts.js';
+import { everyAttempt } from './open-attempts.js';
 import { toDate, toDateOnly, toOptionalDate } from './row-values.js';
 
 export interface RunDetailRow {
@@ -142,10 +142,7 @@ const ATTEMPT_COLUMNS = sql`run_id, attempt, runner_id, status, started_at, fini
 export async function listRunAttempts(executor: Executor, runId: number, attempt?: number): Promise<AttemptRow[]> {
   const rows = await queryRows<AttemptDbRow>(
     executor,
-    sql`select ${ATTEMPT_COLUMNS} from (
-          select ${OPEN_ATTEMPT_COLUMNS} from run_attempts where run_id = ${runId}
-          union all ${openAttempts(sql`r.id = ${runId}`)}
-        ) a ${attempt === undefined ? sql`` : sql`where attempt = ${attempt}`}
+    sql`select ${ATTEMPT_COLUMNS} from ${everyAttempt(sql`array[${runId}]::bigint[]`)} a ${attempt === undefined ? sql`` : sql`where attempt = ${attempt}`}
         order by attempt`,
   );
   return rows.map(toAttemptRow);
@@ -154,13 +151,9 @@ export async function listRunAttempts(executor: Executor, runId: number, attempt
 /** The attempts of these runs, running ones included, by run then attempt number (the dashboard's run history). */
 export async function listAttemptsOfRuns(executor: Executor, runIds: readonly number[]): Promise<AttemptRow[]> {
   if (runIds.length === 0) return [];
-  const ids = sql`${sql.param([...runIds])}::bigint[]`;
   const rows = await queryRows<AttemptDbRow>(
     executor,
-    sql`select ${ATTEMPT_COLUMNS} from (
-          select ${OPEN_ATTEMPT_COLUMNS} from run_attempts where run_id = any(${ids})
-          union all ${openAttempts(sql`r.id = any(${ids})`)}
-        ) a order by run_id, attempt`,
+    sql`select ${ATTEMPT_COLUMNS} from ${everyAttempt(sql`${sql.param([...runIds])}::bigint[]`)} a order by run_id, attempt`,
   );
   return rows.map(toAttemptRow);
 }

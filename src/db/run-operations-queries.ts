@@ -9,7 +9,7 @@ import type { Definition } from '../compile/definition.js';
 import type { RunStatus, TriggerType } from './run-vocabulary.js';
 import { queryRows, type Executor } from './client.js';
 import { countedLater } from './final-event-queries.js';
-import { insertMissingAttempts } from './open-attempts.js';
+import { insertEndedAttempts } from './open-attempts.js';
 import { activeRuns, scheduleRuns, schedules } from './schema.js';
 
 export interface ScheduleRecord {
@@ -218,25 +218,16 @@ export async function markRunCancelled(tx: Executor, runId: number, expected: Ru
   const nowIso = now.toISOString();
   const rows = await queryRows<{ id: string | number }>(
     tx,
-    sql`with prior as (
-          -- The run as it was: the update clears the lease owner, the runner of an open attempt.
-          select id, lease_owner from schedule_runs where id = ${runId} and status = ${expected}
-        ),
-        cancelled as (
+    sql`with cancelled as (
           update schedule_runs set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, lease_owner = null, lease_expires_at = null
           where id = ${runId} and status = ${expected}
-          returning id, attempts, scheduled_for, attempt_status, attempt_started_at, schedule_id, status, status_reason, trigger_type
+          returning id, attempts, scheduled_for, schedule_id, status, status_reason, trigger_type
         ),
         closed as (
           update run_attempts a set status = 'CANCELLED', finished_at = ${nowIso}::timestamptz, error = ${note}
           from cancelled c where a.run_id = c.id and a.attempt = c.attempts and a.status in ('CLAIMED', 'RUNNING')
         ),
-        opened as (${insertMissingAttempts(
-          sql`(select c.id, c.attempts, c.scheduled_for, p.lease_owner, c.attempt_status, c.attempt_started_at from cancelled c join prior p on p.id = c.id where ${expected} = 'RUNNING')`,
-          sql`'CANCELLED'`,
-          sql`${nowIso}::timestamptz`,
-          sql`${note}`,
-        )}),
+        opened as (${insertEndedAttempts(sql`cancelled`, { status: sql`'CANCELLED'`, finishedAt: sql`${nowIso}::timestamptz`, error: sql`${note}` })}),
         ${countedLater(sql`cancelled`, nowIso)}
         select id from cancelled`,
   );

@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Definition } from '../compile/definition.js';
 import { instantArray, integerArray, textArray } from './array-literal.js';
 import { INDEX_SCANS_ONLY, queryRows, type Executor } from './client.js';
-import { insertMissingAttempts } from './open-attempts.js';
+import { insertEndedAttempts } from './open-attempts.js';
 import type { ProgressWrite } from './run-progress-queries.js';
 import { MS_PER_DAY } from '../time/civil.js';
 import type { AttemptStatus, ManualReason, RunStatus, SkipReason, TriggerType } from './run-vocabulary.js';
@@ -596,9 +596,9 @@ export async function releaseLeases(tx: Executor, runnerId: string, runs: RunKey
             run_after = greatest(run_after, ${now.toISOString()}::timestamptz)
           where ${byRunKeys('id', 'scheduled_for', runs)}
             and status = 'RUNNING' and lease_owner = ${runnerId}
-          returning id, scheduled_for, attempts, attempt_status, attempt_started_at, ${runnerId}::text as lease_owner
+          returning id, scheduled_for
         ),
-        opened as (${insertMissingAttempts(sql`released`, sql`'CANCELLED'`, sql`${now.toISOString()}::timestamptz`, RELEASED, onSlotDays('o.scheduled_for', runs))})
+        opened as (${insertEndedAttempts(sql`released`, { status: sql`'CANCELLED'`, finishedAt: sql`${now.toISOString()}::timestamptz`, error: RELEASED, onDays: (column) => onSlotDays(column, runs) })})
         select id from released`,
   );
   return rows.length;

@@ -24,7 +24,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { createJsonLogger } from '../../src/shared/logger.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
 import { createPostgresDatabase, type TestPostgres } from '../support/databases.js';
-import { everyAttempt } from '../support/attempts.js';
+import { everyAttempt } from '../../src/db/open-attempts.js';
 import { heldJobs, SUCCEEDED } from '../runner/held-jobs.js';
 import { scrape, sumBy, type Scrape } from './prometheus-text.js';
 
@@ -191,7 +191,7 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
     );
     const firstStarts = await queryRows<{ schedule: string; n: string }>(
       database().db,
-      sql`select s.name as schedule, count(*) as n from ${everyAttempt} a join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
+      sql`select s.name as schedule, count(*) as n from ${everyAttempt()} a join schedule_runs r on r.id = a.run_id join schedules s on s.id = r.schedule_id
           where a.attempt = 1 and a.status <> 'CLAIMED' and r.trigger_type = 'SCHEDULED' group by 1`,
     );
     for (const [name, rows] of [['cronform_run_duration_seconds', attempts], ['cronform_run_start_delay_seconds', firstStarts]] as const) {
@@ -253,7 +253,7 @@ describe('metrics of two runner replicas on PostgreSQL', () => {
       const createdAs = createdStatusOf.get(Number(run.id)) ?? (['SKIPPED', 'MISSED', 'MANUAL_REQUIRED', 'PENDING'].includes(run.status) ? run.status : 'QUEUED');
       expect(messagesOf(Number(run.id))[0], `run ${run.id}`).toBe(`0:run created ${createdAs}`);
     }
-    const attempts = await queryRows<{ run_id: string; attempt: number; status: string }>(database().db, sql`select run_id, attempt, status from ${everyAttempt} a where status <> 'CLAIMED'`);
+    const attempts = await queryRows<{ run_id: string; attempt: number; status: string }>(database().db, sql`select run_id, attempt, status from ${everyAttempt()} a where status <> 'CLAIMED'`);
     for (const attempt of attempts) {
       const messages = messagesOf(Number(attempt.run_id));
       expect(messages, `run ${attempt.run_id}`).toContain(`${attempt.attempt}:attempt started`);

@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
-import { everyAttempt } from '../support/attempts.js';
+import { everyAttempt } from '../../src/db/open-attempts.js';
 import { heldJobs } from './held-jobs.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
@@ -30,7 +30,7 @@ const times = (database: Database) =>
     database.db,
     sql`select a.attempt, to_char(a.started_at at time zone 'UTC', 'HH24:MI:SS.MS') as started, to_char(a.finished_at at time zone 'UTC', 'HH24:MI:SS.MS') as finished,
           to_char(r.run_after at time zone 'UTC', 'HH24:MI:SS.MS') as run_after
-        from ${everyAttempt} a join schedule_runs r on r.id = a.run_id order by a.attempt`,
+        from ${everyAttempt()} a join schedule_runs r on r.id = a.run_id order by a.attempt`,
   );
 
 describe('attempt times', () => {

@@ -17,7 +17,7 @@ import { DEFAULT_POLICY } from '../../src/compile/definition.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { createPgliteDatabase, createPostgresDatabase, postgresServerUrl } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
-import { everyAttempt } from '../support/attempts.js';
+import { everyAttempt } from '../../src/db/open-attempts.js';
 import { heldJobs } from './held-jobs.js';
 import { waitFor } from '../support/processes.js';
 
@@ -75,7 +75,7 @@ describe('leases of a runner cut off from the database', () => {
     expect(await worker.flushCompletions()).toBe(0);
     // The reconcilers wait out the owner's kill grace (this worker has no runner row: the
     // default they are given) and the stop margin after expiry before they retry the run.
-    const statuses = () => queryRows(database!.db, sql`select r.status, a.status as attempt from schedule_runs r join ${everyAttempt} a on a.run_id = r.id`);
+    const statuses = () => queryRows(database!.db, sql`select r.status, a.status as attempt from schedule_runs r join ${everyAttempt()} a on a.run_id = r.id`);
     await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
     expect(await statuses()).toEqual([{ status: 'RUNNING', attempt: 'RUNNING' }]);
     await runReconcileTick(database, { nowMs: expiresMs + killGraceMs + STOP_MARGIN_MS + 1, runnerSilenceMs: 60_000, defaultKillGraceMs: killGraceMs });
@@ -129,7 +129,7 @@ describe('leases of a runner cut off from the database', () => {
     jobs.finishAll();
     expect(await worker.waitForExecutions(300)).toBe(true);
     await worker.flushCompletions();
-    expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join ${everyAttempt} a on a.run_id = r.id`)).toEqual([{ status: 'SUCCESS', attempt: 'SUCCEEDED' }]);
+    expect(await queryRows(database.db, sql`select r.status, a.status as attempt from schedule_runs r join ${everyAttempt()} a on a.run_id = r.id`)).toEqual([{ status: 'SUCCESS', attempt: 'SUCCEEDED' }]);
   });
 
   it('after being cut off for longer than a lease, a runner waits one more lease before declaring other runners\' attempts stalled', async () => {

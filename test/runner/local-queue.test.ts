@@ -16,7 +16,7 @@ import { runReconcileTick } from '../../src/runner/reconciler.js';
 import { STOP_MARGIN_MS } from '../../src/runner/policy/lease.js';
 import { createPgliteDatabase } from '../support/databases.js';
 import { applyManifests, scheduleManifest } from '../support/apply-manifests.js';
-import { everyAttempt } from '../support/attempts.js';
+import { everyAttempt } from '../../src/db/open-attempts.js';
 import { heldJobs } from './held-jobs.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
@@ -37,7 +37,7 @@ async function queueRuns(database: Database, count: number, options: { priority?
 const runRows = (database: Database) =>
   queryRows<{ id: string; status: string; lease_owner: string | null; attempts: number; started_at: Date | null; attempt_rows: number }>(
     database.db,
-    sql`select r.id, r.status, r.lease_owner, r.attempts, r.started_at, (select count(*)::int from ${everyAttempt} a where a.run_id = r.id) as attempt_rows
+    sql`select r.id, r.status, r.lease_owner, r.attempts, r.started_at, (select count(*)::int from ${everyAttempt()} a where a.run_id = r.id) as attempt_rows
         from schedule_runs r order by r.id`,
   );
 
@@ -199,7 +199,7 @@ describe('worker local queue', () => {
     await queueRuns(database, 10);
     await fillLocalQueue(setup); // 2 start at once, 3 wait
     const rows = () => queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from run_attempts order by run_id`);
-    const attempts = () => queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from ${everyAttempt} a order by run_id`);
+    const attempts = () => queryRows<{ run_id: string; status: string; started_at: Date }>(database!.db, sql`select run_id, status, started_at from ${everyAttempt()} a order by run_id`);
     expect((await rows()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect((await attempts()).map((a) => a.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'RUNNING', 'RUNNING', 'CLAIMED', 'CLAIMED', 'CLAIMED']);
     // The running ones are read with their claim as start, from the run row.
@@ -230,6 +230,12 @@ describe('worker local queue', () => {
       sql`select r.status, r.attempts, r.max_attempts, a.status as attempt_status from schedule_runs r join run_attempts a on a.run_id = r.id and a.attempt = r.attempts
           where a.status not in ('SUCCEEDED') order by r.id`,
     );
+    // The reconciler wrote these rows from the run rows as they were: the dead runner, its claim.
+    const written = await queryRows<{ runner_id: string; started_ms: number }>(
+      database.db,
+      sql`select runner_id, (extract(epoch from started_at) * 1000)::float8 as started_ms from run_attempts where status in ('STALLED', 'CANCELLED')`,
+    );
+    expect(written.map((w) => [w.runner_id, Number(w.started_ms)])).toEqual(Array.from({ length: 5 }, () => ['r1', T0])); // 2 stalled, 3 handed back
     expect(rows).toEqual([
       { status: 'FAILED', attempts: 1, max_attempts: 1, attempt_status: 'STALLED' },
       { status: 'FAILED', attempts: 1, max_attempts: 1, attempt_status: 'STALLED' },
