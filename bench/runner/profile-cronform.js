@@ -11,7 +11,9 @@
  *   node bench/runner/profile-cronform.js delay [seconds=70] [concurrency=10]
  *
  * With CRONFORM_CPU_PROFILE=<file.cpuprofile>, the runner phase alone (no setup) is also recorded
- * as a V8 CPU profile (open it in Chrome DevTools or VS Code).
+ * as a V8 CPU profile (open it in Chrome DevTools or VS Code); with CRONFORM_HEAP_PROFILE=
+ * <file.heapprofile>, as a sampling profile of what it allocated, collected garbage included (where
+ * the garbage collector's share of the runner's time comes from).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -72,11 +74,18 @@ try {
   const cpu0 = process.cpuUsage();
   const pgCpu0 = readServerCpuByPid(pollPid);
   const profilePath = process.env.CRONFORM_CPU_PROFILE;
-  const inspector = profilePath ? new Session() : undefined;
+  const heapProfilePath = process.env.CRONFORM_HEAP_PROFILE;
+  const inspector = profilePath || heapProfilePath ? new Session() : undefined;
   if (inspector) {
     inspector.connect();
-    await inspector.post('Profiler.enable');
-    await inspector.post('Profiler.start');
+    if (profilePath) {
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
+    if (heapProfilePath) {
+      await inspector.post('HeapProfiler.enable');
+      await inspector.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
   }
   const startedAt = new Date();
   await runner.start();
@@ -92,8 +101,8 @@ try {
   const cpu = process.cpuUsage(cpu0);
   const pgCpuMs = sumServerCpuMs(pgCpu0, readServerCpuByPid(pollPid), pollPid);
   if (inspector) {
-    const { profile } = await inspector.post('Profiler.stop');
-    writeFileSync(profilePath, JSON.stringify(profile));
+    if (profilePath) writeFileSync(profilePath, JSON.stringify((await inspector.post('Profiler.stop')).profile));
+    if (heapProfilePath) writeFileSync(heapProfilePath, JSON.stringify((await inspector.post('HeapProfiler.stopSampling')).profile));
     inspector.disconnect();
   }
   await runner.stop();

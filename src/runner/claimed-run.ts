@@ -68,20 +68,22 @@ export interface FrozenContext {
 }
 
 export function runContextOf(run: ClaimedRun, definition: Definition, maxAffected: number | null = null, frozen?: FrozenContext): RunContext {
-  return {
-    ...(maxAffected === null ? {} : { maxAffected }),
-    ...(frozen?.inputs ? { inputs: frozen.inputs } : {}),
-    ...(frozen?.upstreamRunId !== undefined ? { upstreamRunId: frozen.upstreamRunId } : {}),
-    ...(frozen?.upstreamRunIds !== undefined ? { upstreamRunIds: frozen.upstreamRunIds } : {}),
-    runId: run.id,
-    schedule: run.scheduleName,
-    scheduledFor: run.scheduledFor.toISOString(),
-    businessDate: run.businessDate,
-    idempotencyKey: run.idempotencyKey,
-    attempt: run.attempt,
-    trigger: run.triggerType,
-    payload: definition.payload,
-  };
+  // Built field by field rather than by spreading a conditional object per optional field: it is
+  // built for every run, and each spread allocated a throwaway object (a busy runner's garbage).
+  const context: Partial<RunContext> = {};
+  if (maxAffected !== null) context.maxAffected = maxAffected;
+  if (frozen?.inputs) context.inputs = frozen.inputs;
+  if (frozen?.upstreamRunId !== undefined) context.upstreamRunId = frozen.upstreamRunId;
+  if (frozen?.upstreamRunIds !== undefined) context.upstreamRunIds = frozen.upstreamRunIds;
+  context.runId = run.id;
+  context.schedule = run.scheduleName;
+  context.scheduledFor = run.scheduledFor.toISOString();
+  context.businessDate = run.businessDate;
+  context.idempotencyKey = run.idempotencyKey;
+  context.attempt = run.attempt;
+  context.trigger = run.triggerType;
+  context.payload = definition.payload;
+  return context as RunContext;
 }
 
 /**
@@ -114,9 +116,10 @@ export async function executeClaimedRun(
     env: settings.env,
     baseDir: settings.baseDir,
     clock: settings.clock,
-    ...(settings.processGroups ? { processGroups: settings.processGroups } : {}),
-    ...(progress ? { progress: { report: progress.report, retryItems: retryItemsOf(progress.prior) } } : {}),
   };
+  // Assigned, not spread in (as runContextOf): spreading into a literal with an accessor made a new object of its own.
+  if (settings.processGroups) options.processGroups = settings.processGroups;
+  if (progress) options.progress = { report: progress.report, retryItems: retryItemsOf(progress.prior) };
   const context = runContextOf(run, definition, progress?.maxAffected ?? null, frozen);
   const { execute } = settings;
   const executeOne: ExecuteOne = execute ? (job, stepContext, stepOptions) => executeRedacted(execute, job, stepContext, stepOptions) : executeJob;
