@@ -95,8 +95,9 @@ export interface ClaimRequest {
 
 /**
  * The due runs a claim considers, as the CTEs `paused` and `candidates` (id, queue, priority,
- * scheduled_for, queued: from the first set): queued runs in the claim order (active_runs_claim_idx) and due retries in the
- * order they fell due (active_runs_retry_idx), each read for at most `scan` entries.
+ * scheduled_for, and `queued`: whether from the first set): queued runs in the claim order
+ * (active_runs_claim_idx) and due retries in the order they fell due (active_runs_retry_idx),
+ * each read for at most `scan` entries.
  */
 function dueCandidates(now: string, scan: number): SQL {
   return sql`paused as (

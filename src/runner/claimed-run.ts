@@ -117,7 +117,7 @@ export async function executeClaimedRun(
     baseDir: settings.baseDir,
     clock: settings.clock,
   };
-  // Assigned, not spread in (as runContextOf): spreading into a literal with an accessor made a new object of its own.
+  // Assigned, not spread in, as in runContextOf: each spread allocated a throwaway object.
   if (settings.processGroups) options.processGroups = settings.processGroups;
   if (progress) options.progress = { report: progress.report, retryItems: retryItemsOf(progress.prior) };
   const context = runContextOf(run, definition, progress?.maxAffected ?? null, frozen);
