@@ -9,20 +9,18 @@ import { calendarForDefinition } from '../../dist/time/timing-cache.js';
 import { nextSlot, slotsBetween } from '../../dist/time/slots.js';
 import { jitterFor } from '../../dist/runner/policy/jitter.js';
 import { DEFAULT_SLOT_LOOKAHEAD_MS } from '../../dist/runner/runner.js';
+import { everyAttempt } from '../../dist/db/open-attempts.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { groupBy, successfulJobsRunAgain } from './reruns.js';
 
 const ms = (value) => (value === null || value === undefined ? null : value instanceof Date ? value.getTime() : Date.parse(value));
 
 /**
- * Every attempt: the rows of run_attempts, and the running attempts that have none yet (an
- * attempt gets its row when it ends; its run row records it until then, as src/db/open-attempts.ts
- * reads it).
+ * Every attempt: the rows of run_attempts, and the running attempts that have none yet (an attempt
+ * gets its row when it ends; its run row records it until then). The product's own relation
+ * (src/db/open-attempts.ts, everyAttempt), as SQL text: it has no parameters.
  */
-const ATTEMPTS = `(select run_id, attempt, runner_id, status, started_at, finished_at, error, exit_code from run_attempts
-  union all
-  select r.id, r.attempts, r.lease_owner, r.attempt_status, r.attempt_started_at, null, null, null from schedule_runs r
-  where r.status = 'RUNNING' and r.lease_owner is not null and r.attempt_status is not null
-    and not exists (select 1 from run_attempts o where o.run_id = r.id and o.attempt = r.attempts and o.scheduled_for = r.scheduled_for))`;
+const ATTEMPTS = new PgDialect().sqlToQuery(everyAttempt()).sql;
 
 export async function loadFacts(client) {
   const versions = (
