@@ -41,15 +41,18 @@ const batch = Number(flags.batch);
 const serverUrl = flags.server ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER_URL;
 
 // The outcome of a batch claimed by `claimed` (a CTE of run_id, scheduled_for, before it): the run
-// SUCCESS and its attempt's row, as completeAttempts writes them.
-const OUTCOME = `
+// SUCCESS and its attempt's row, as completeAttempts writes them; `claimSets`, what the claim would
+// have set on the run row, for the patterns whose claim leaves it alone.
+const outcome = (claimSets = '') => `
   done as (
-    update schedule_runs r set status = 'SUCCESS', finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null
+    update schedule_runs r set status = 'SUCCESS', ${claimSets} finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null
     from claimed c where r.id = c.run_id and r.scheduled_for = c.scheduled_for
     returning r.id, r.scheduled_for, r.attempts, r.attempt_started_at
   )
   insert into run_attempts (run_id, attempt, scheduled_for, runner_id, status, started_at, finished_at, exit_code)
   select id, attempts, scheduled_for, 'r1', 'SUCCEEDED', attempt_started_at, clock_timestamp(), 0 from done`;
+/** The run row's one write, when the claim does not touch it: the claim's columns and the outcome. */
+const RUN_ROW_ONCE = 'attempts = r.attempts + 1, started_at = coalesce(r.started_at, now()), attempt_started_at = now(),';
 
 const PATTERNS = {
   today: {
@@ -67,7 +70,7 @@ const PATTERNS = {
         started_at = coalesce(r.started_at, now()), attempt_status = 'RUNNING', attempt_started_at = now()
       from locked l where r.id = l.id and r.scheduled_for = l.scheduled_for
       returning r.id as run_id, r.scheduled_for`,
-    outcome: OUTCOME,
+    outcome: outcome(),
   },
   'run-once': {
     setup: ['alter table active_runs add column lease_owner text, add column lease_expires_at timestamptz'],
@@ -78,11 +81,7 @@ const PATTERNS = {
         order by priority, scheduled_for, run_id limit ${batch} for update skip locked
       )
       returning a.run_id, a.scheduled_for`,
-    // The run row's one write: everything the claim used to set, and the outcome.
-    outcome: OUTCOME.replace(
-      "set status = 'SUCCESS',",
-      "set status = 'SUCCESS', attempts = r.attempts + 1, started_at = coalesce(r.started_at, now()), attempt_started_at = now(),",
-    ),
+    outcome: outcome(RUN_ROW_ONCE),
   },
   'run-once-hot': {
     setup: [
@@ -97,10 +96,7 @@ const PATTERNS = {
         order by priority, scheduled_for, run_id limit ${batch} for update skip locked
       )
       returning a.run_id, a.scheduled_for`,
-    outcome: OUTCOME.replace(
-      "set status = 'SUCCESS',",
-      "set status = 'SUCCESS', attempts = r.attempts + 1, started_at = coalesce(r.started_at, now()), attempt_started_at = now(),",
-    ),
+    outcome: outcome(RUN_ROW_ONCE),
   },
 };
 
